@@ -1,0 +1,38 @@
+"""Suite-wide options: ``--device cpu|cuda`` chooses where every example runs."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--device",
+        choices=("cpu", "cuda"),
+        default="cpu",
+        help="run every example on this device (default: cpu)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    device = config.getoption("device")
+    if device == "cpu":
+        # Hide GPUs before torch initialises CUDA, so examples pick the CPU as pasted.
+        os.environ["CUDA_VISIBLE_DEVICES"] = ""
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        raise pytest.UsageError(
+            "--device cuda: CUDA is not available here "
+            f"(torch {torch.__version__}, torch.version.cuda={torch.version.cuda}, "
+            f"{torch.cuda.device_count()} CUDA devices). Run it on a machine with an NVIDIA GPU "
+            "and a CUDA build of torch."
+        )
+
+
+@pytest.fixture(scope="session")
+def device(pytestconfig: pytest.Config) -> str:
+    return pytestconfig.getoption("device")

@@ -1,0 +1,97 @@
+"""Find the site's examples: every snippet file, and every Python fence in a page.
+
+A snippet file under ``snippets/`` is one example (pytest-examples only reads
+Markdown fences and docstrings, so a ``CodeExample`` is built for each file). A
+fence in ``docs/**/*.md`` is an example unless it only includes a snippet
+(``--8<-- "forward_pass/x.py"``), which runs as its own example already.
+
+Fence settings follow pydantic's conventions and are rare:
+``test="skip" reason="..."`` and ``requires="cuda"``. Snippet files say the same
+with marker comments, read by :func:`markers`::
+
+    # requires: cuda                    (skipped on CPU, reason shown)
+    # expect-no-grad: model.fc.*        (these parameters get no gradient, on purpose)
+    # stays-on-cpu: history             (these globals stay on the CPU, on purpose)
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+from pytest_examples import CodeExample, find_examples
+
+ROOT = Path(__file__).resolve().parents[1]
+
+INCLUDE = re.compile(r'^\s*-+8<-+\s+"(?P<path>[^"]+)"\s*$')
+MARKER = re.compile(r"^\s*#\s*(?P<key>requires|expect-no-grad|stays-on-cpu):\s*(?P<value>.+?)\s*$")
+PY_FENCE_LANGS = {"py", "python", "{.py", "{.python"}
+
+
+def snippet_examples(root: Path = ROOT) -> list[CodeExample]:
+    examples = []
+    for path in sorted((root / "snippets").rglob("*.py")):
+        source = path.read_text("utf-8")
+        examples.append(
+            CodeExample(
+                source=source,
+                path=path,
+                start_line=0,
+                end_line=source.count("\n"),
+                start_index=0,
+                end_index=len(source),
+                prefix="py",
+                indent=0,
+                group=uuid.uuid4(),
+            )
+        )
+    return examples
+
+
+def is_include_only(example: CodeExample) -> bool:
+    lines = [line for line in example.source.splitlines() if line.strip()]
+    return bool(lines) and all(INCLUDE.match(line) for line in lines)
+
+
+def page_examples(root: Path = ROOT) -> list[CodeExample]:
+    examples = []
+    for example in find_examples(root / "docs"):
+        if example.path.suffix != ".md" or is_include_only(example):
+            continue
+        if example.prefix.split(" ", 1)[0] not in PY_FENCE_LANGS:
+            continue  # e.g. "pycon"
+        examples.append(example)
+    return examples
+
+
+def all_examples(root: Path = ROOT) -> list[CodeExample]:
+    return snippet_examples(root) + page_examples(root)
+
+
+def display_path(example: CodeExample, root: Path = ROOT) -> str:
+    try:
+        return example.path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return example.path.as_posix()
+
+
+def example_id(example: CodeExample) -> str:
+    shown = display_path(example)
+    if shown.startswith("snippets/"):
+        return shown.removeprefix("snippets/")
+    return f"{shown}:{example.start_line}"
+
+
+def markers(example: CodeExample) -> dict[str, list[str]]:
+    """Marker comments and fence settings, as ``{key: [values]}``."""
+    found: dict[str, list[str]] = {}
+    for line in example.source.splitlines():
+        m = MARKER.match(line)
+        if m:
+            values = [v.strip() for v in m.group("value").split(",") if v.strip()]
+            found.setdefault(m.group("key"), []).extend(values)
+    settings = example.prefix_settings()
+    if "requires" in settings:
+        found.setdefault("requires", []).append(settings["requires"])
+    return found

@@ -1,0 +1,324 @@
+"""Shape comments are claims: check every one of them while the example runs.
+
+Grammar (documented for authors in docs/authors.md)::
+
+    # NAME: SHAPE[, NAME: SHAPE ...]
+    SHAPE := "[" DIM, ... "]" | "(" SHAPE, ... ")"      # a tensor, or a tuple of them
+    DIM   := integer | symbol (B, T, C, N ...) | "..."  # "..." = any number of dims
+
+A comment is a shape comment when it starts with ``NAME: [`` or ``NAME: ([``. It
+may stand on an assignment or ``for`` line (NAME is checked once the line has run),
+on a ``return`` line (the returned value; NAME is a label) or on a ``def`` line
+(the argument NAME on entry). Symbols bind on first use and must agree within one
+call of a function (``B`` is the same ``B`` in every line of ``forward``); each
+turn of a loop starts the binding afresh, so a smaller last batch is not an error.
+
+Why tracing and not an AST rewrite: ``sys.settrace`` watches the author's code as
+written, so line numbers, tracebacks and printed output are untouched by
+construction, and each traced frame gets its own trace function, which gives
+"one call, one set of bindings" for free. Only frames of the example's own file
+are traced line by line; other frames (torch's) cost one cheap ``call`` event.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import sys
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+_TRIGGER = re.compile(r"^[A-Za-z_]\w*\s*:\s*\(?\s*\[")
+_CLAIM = re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*:\s*")
+_SYMBOL = re.compile(r"[A-Za-z_]\w*$")
+
+
+class ShapeCommentError(Exception):
+    """A shape comment that is malformed, misplaced, wrong, or never checked."""
+
+
+class ShapeMismatch(BaseException):
+    """Raised inside the example at the line whose claim failed.
+
+    A BaseException, so that an example's own ``except Exception`` cannot hide it.
+    """
+
+
+# A spec is a list of dims (a tensor) or a tuple of specs (a tuple of tensors).
+Spec = list | tuple
+
+
+@dataclass
+class Claim:
+    name: str
+    spec: Spec
+    text: str
+
+
+@dataclass
+class Site:
+    kind: str  # "assign", "return" or "def"
+    first: int  # line range of the statement (1-based, example lines)
+    last: int
+    comment_line: int
+    claims: list[Claim]
+
+
+def _parse_spec(text: str, pos: int) -> tuple[Spec, int]:
+    while pos < len(text) and text[pos] == " ":
+        pos += 1
+    if pos >= len(text) or text[pos] not in "[(":
+        raise ValueError(f"expected '[' or '(' at {text[pos:]!r}")
+    opener = text[pos]
+    closer = "]" if opener == "[" else ")"
+    pos += 1
+    items: list = []
+    while True:
+        while pos < len(text) and text[pos] == " ":
+            pos += 1
+        if pos < len(text) and text[pos] == closer:
+            pos += 1
+            break
+        if opener == "(":
+            item, pos = _parse_spec(text, pos)
+        else:
+            m = re.compile(r"\.\.\.|-?\d+|[A-Za-z_]\w*").match(text, pos)
+            if not m:
+                raise ValueError(f"bad dimension at {text[pos:]!r}")
+            tok = m.group(0)
+            item = int(tok) if re.fullmatch(r"-?\d+", tok) else tok
+            pos = m.end()
+        items.append(item)
+        while pos < len(text) and text[pos] == " ":
+            pos += 1
+        if pos < len(text) and text[pos] == ",":
+            pos += 1
+        elif pos < len(text) and text[pos] == closer:
+            continue
+        else:
+            raise ValueError(f"expected ',' or {closer!r} at {text[pos:]!r}")
+    if opener == "[":
+        if items.count("...") > 1:
+            raise ValueError("'...' may appear once")
+        return items, pos
+    return tuple(items), pos
+
+
+def parse_comment(text: str) -> list[Claim] | None:
+    """Claims in a comment's text (without '#'), or None if it is not a shape comment."""
+    text = text.strip()
+    if not _TRIGGER.match(text):
+        return None
+    claims, pos = [], 0
+    while True:
+        m = _CLAIM.match(text, pos)
+        if not m:
+            raise ValueError(f"expected 'NAME: [...]' at {text[pos:]!r}")
+        spec, end = _parse_spec(text, m.end())
+        claims.append(Claim(m.group("name"), spec, text[m.start("name") : end].strip()))
+        pos = end
+        rest = text[pos:].lstrip()
+        if not rest:
+            return claims
+        if not rest.startswith(","):
+            raise ValueError(f"unexpected {rest!r} after a shape")
+        pos = len(text) - len(rest) + 1
+
+
+def fmt(spec: Spec) -> str:
+    if isinstance(spec, tuple):
+        return "(" + ", ".join(fmt(s) for s in spec) + ")"
+    return "[" + ", ".join(str(d) for d in spec) + "]"
+
+
+def _sites(source: str, where) -> list[Site]:
+    """Find every shape comment and the statement it belongs to."""
+    tree = ast.parse(source)
+    spans: list[tuple[str, int, int, ast.AST]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            spans.append(("assign", node.lineno, node.end_lineno, node))
+        elif isinstance(node, ast.Return):
+            spans.append(("return", node.lineno, node.end_lineno, node))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            spans.append(("def", node.lineno, node.body[0].lineno - 1, node))
+        elif isinstance(node, ast.For):
+            spans.append(("assign", node.lineno, node.body[0].lineno - 1, node))
+    sites = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type != tokenize.COMMENT:
+            continue
+        line = tok.start[0]
+        try:
+            claims = parse_comment(tok.string[1:])
+        except ValueError as exc:
+            raise ShapeCommentError(f"{where(line)}: malformed shape comment {tok.string!r}: {exc}")
+        if claims is None:
+            continue
+        owners = [s for s in spans if s[1] <= line <= max(s[1], s[2])]
+        if not owners:
+            raise ShapeCommentError(
+                f"{where(line)}: shape comment {tok.string!r} is not on an assignment, "
+                "return or def line"
+            )
+        kind, first, last, node = min(owners, key=lambda s: s[2] - s[1])
+        if kind == "return" and len(claims) != 1:
+            raise ShapeCommentError(f"{where(line)}: a return line takes one shape comment (a label)")
+        if kind == "def":
+            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+        sites.append(Site(kind, first, max(first, last), line, claims))
+    return sites
+
+
+@dataclass
+class _Scope:
+    bound: dict[str, tuple[int, int]] = field(default_factory=dict)  # symbol -> (size, line)
+
+
+class ShapeChecker:
+    """Trace one example's run and check its shape comments.
+
+    ``run_file`` is the file the example runs from; ``display`` and ``offset`` turn
+    its line numbers into the author's (``display:offset+line``).
+    """
+
+    def __init__(self, source: str, run_file: str | Path, display: str, offset: int = 0):
+        self.run_file = str(run_file)
+        self.display = display
+        self.offset = offset
+        self.sites = _sites(source, self.where)
+        self.by_line: dict[int, Site] = {}
+        self.defs: dict[int, Site] = {}
+        for site in self.sites:
+            if site.kind == "def":
+                self.defs[site.first] = site
+            else:
+                for line in range(site.first, site.last + 1):
+                    self.by_line[line] = site
+        self.reached: set[int] = set()
+        self.checked: set[int] = set()
+        self.errors: list[str] = []
+        self._previous = None
+
+    def where(self, line: int) -> str:
+        return f"{self.display}:{line + self.offset}"
+
+    # -- running ------------------------------------------------------------------
+    def __enter__(self) -> ShapeChecker:
+        if self.sites:
+            self._previous = sys.gettrace()
+            sys.settrace(self._call)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.sites:
+            sys.settrace(self._previous)
+
+    def _call(self, frame, event, arg):
+        if frame.f_code.co_filename != self.run_file:
+            return None
+        scope = _Scope()
+        site = self.defs.get(frame.f_code.co_firstlineno)
+        if site is not None and frame.f_code.co_name != "<module>":
+            self.reached.add(site.comment_line)
+            self._check_site(site, frame.f_locals, scope)
+        state = {"pending": None, "last": 0, "raised": False}
+
+        def local(frame, event, arg):
+            line = frame.f_lineno
+            pending = state["pending"]
+            if event == "line":
+                if pending is not None and not pending.first <= line <= pending.last:
+                    state["pending"] = None
+                    self._check_site(pending, frame.f_locals, scope)
+                if line < state["last"]:
+                    scope.bound.clear()  # a loop went round: a fresh binding
+                state["last"], state["raised"] = line, False
+                site = self.by_line.get(line)
+                if site is not None:
+                    self.reached.add(site.comment_line)
+                    if site.kind == "assign" and state["pending"] is not site:
+                        state["pending"] = site
+            elif event == "exception":
+                state["pending"], state["raised"] = None, True
+            elif event == "return" and not state["raised"]:
+                if pending is not None:
+                    state["pending"] = None
+                    self._check_site(pending, frame.f_locals, scope)
+                site = self.by_line.get(line)
+                if site is not None and site.kind == "return":
+                    self._check_value(site, site.claims[0], arg, scope)
+            return local
+
+        return local
+
+    def _check_site(self, site: Site, local_vars: dict, scope: _Scope) -> None:
+        for claim in site.claims:
+            if claim.name not in local_vars:
+                self._fail(site, f"{claim.name}: no such variable after the line ran")
+            self._check_value(site, claim, local_vars[claim.name], scope)
+
+    def _check_value(self, site: Site, claim: Claim, value: Any, scope: _Scope) -> None:
+        self.checked.add(site.comment_line)
+        problem = self._mismatch(claim.spec, value, scope, site.comment_line)
+        if problem:
+            self._fail(site, f"{claim.name}: expected {fmt(claim.spec)}, {problem}")
+
+    def _mismatch(self, spec: Spec, value: Any, scope: _Scope, line: int) -> str | None:
+        if isinstance(spec, tuple):
+            if not isinstance(value, tuple | list) or len(value) != len(spec):
+                return f"got {type(value).__name__} (not a tuple of {len(spec)} tensors)"
+            for i, (sub, item) in enumerate(zip(spec, value, strict=True)):
+                problem = self._mismatch(sub, item, scope, line)
+                if problem:
+                    return f"item {i}: {problem}"
+            return None
+        if not isinstance(value, torch.Tensor):
+            return f"got {type(value).__name__}, which is not a tensor"
+        shape = tuple(value.shape)
+        got = f"got {value.shape}"
+        if "..." in spec:
+            cut = spec.index("...")
+            head, tail = spec[:cut], spec[cut + 1 :]
+            if len(shape) < len(head) + len(tail):
+                return f"{got} (rank: expected at least {len(head) + len(tail)} dims, got {len(shape)})"
+            pairs = list(zip(range(len(head)), head, strict=True))
+            pairs += [(len(shape) - len(tail) + i, d) for i, d in enumerate(tail)]
+        else:
+            if len(shape) != len(spec):
+                return f"{got} (rank: expected {len(spec)} dims, got {len(shape)})"
+            pairs = list(enumerate(spec))
+        new: dict[str, tuple[int, int]] = {}
+        for i, dim in pairs:
+            size = shape[i]
+            if isinstance(dim, int):
+                if size != dim:
+                    return f"{got} (dim {i}: {dim} != {size})"
+                continue
+            known = scope.bound.get(dim) or new.get(dim)
+            if known is None:
+                new[dim] = (size, line)
+            elif known[0] != size:
+                return f"{got} (dim {i}: {dim} is {known[0]} since line {known[1] + self.offset}, here {size})"
+        scope.bound.update(new)
+        return None
+
+    def _fail(self, site: Site, message: str) -> None:
+        text = f"{self.where(site.comment_line)}: {message}"
+        self.errors.append(text)
+        raise ShapeMismatch(text)
+
+    # -- after the run ------------------------------------------------------------
+    def unchecked(self) -> list[str]:
+        """Claims on lines that never ran: unchecked claims are errors too."""
+        return [
+            f"{self.where(s.comment_line)}: shape comment never checked (the line never ran): "
+            + ", ".join(c.text for c in s.claims)
+            for s in self.sites
+            if s.comment_line not in self.reached
+        ]

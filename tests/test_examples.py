@@ -1,0 +1,17 @@
+"""Every example on the site: each snippet file and each Python fence in a page."""
+
+from __future__ import annotations
+
+import pytest
+from pytest_examples import CodeExample, EvalExample
+
+from tests.checks import ExampleFailure, run_example
+from tests.examples import all_examples, example_id
+
+
+@pytest.mark.parametrize("example", all_examples(), ids=example_id)
+def test_example(example: CodeExample, eval_example: EvalExample, device: str) -> None:
+    try:
+        run_example(example, eval_example, device)
+    except ExampleFailure as exc:
+        pytest.fail(str(exc), pytrace=False)

@@ -24,7 +24,7 @@ from pytest_examples import CodeExample, find_examples
 
 ROOT = Path(__file__).resolve().parents[1]
 
-INCLUDE = re.compile(r'^\s*-+8<-+\s+"(?P<path>[^"]+)"\s*$')
+INCLUDE = re.compile(r'^\s*(?P<escaped>;?)-+8<-+\s+"(?P<path>[^"]+)"\s*$')
 MARKER = re.compile(r"^\s*#\s*(?P<key>requires|expect-no-grad|stays-on-cpu):\s*(?P<value>.+?)\s*$")
 PY_FENCE_LANGS = {"py", "python", "{.py", "{.python"}
 

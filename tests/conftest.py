@@ -36,3 +36,13 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def device(pytestconfig: pytest.Config) -> str:
     return pytestconfig.getoption("device")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory):
+    """The site, built once per run with ``mkdocs build --strict``: (result, site_dir)."""
+    from tests.examples import ROOT
+    from tests.site import mkdocs_build
+
+    site_dir = tmp_path_factory.mktemp("site")
+    return mkdocs_build(ROOT, site_dir), site_dir

@@ -1,0 +1,162 @@
+"""Every check in the harness fails on a deliberately broken input.
+
+The fixtures live in tests/fixtures/, outside docs/ and snippets/. Each test feeds
+one of them to the same code the suite uses and expects a failure that names the
+file and line.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from pytest_examples import CodeExample, EvalExample
+
+from tests.checks import ExampleFailure, check_devices, run_example
+from tests.examples import ROOT, all_examples, snippet_examples
+from tests.site import bookkeeping, fixture_project, mkdocs_build
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def example(relative: str) -> CodeExample:
+    path = FIXTURES / relative
+    source = path.read_text("utf-8")
+    return CodeExample.create(source, path=path, prefix="py")
+
+
+def fails(relative: str, eval_example: EvalExample, match: str, **kwargs) -> None:
+    __tracebackhide__ = True
+    with pytest.raises(ExampleFailure, match=match):
+        run_example(example(relative), eval_example, **kwargs)
+
+
+# -- printed output, exceptions, lint, seeding ---------------------------------------
+def test_wrong_output_line_names_file_and_line(eval_example: EvalExample) -> None:
+    fails(
+        "examples/wrong_output.py",
+        eval_example,
+        r"(?s)tests/fixtures/examples/wrong_output.py:5: printed output differs.*"
+        r"#> torch.Size\(\[3, 2\]\).*#> torch.Size\(\[2, 3\]\)",
+    )
+
+
+def test_exception_in_example_names_file_and_line(eval_example: EvalExample) -> None:
+    fails("examples/raises.py", eval_example, r"examples/raises.py:6: example raised RuntimeError")
+
+
+def test_ruff_violation(eval_example: EvalExample) -> None:
+    from _pytest.outcomes import Failed
+
+    with pytest.raises(Failed, match=r"(?s)ruff failed.*raises?|F401"):
+        run_example(example("examples/ruff_violation.py"), eval_example)
+
+
+def test_unseeded_example_fails(eval_example: EvalExample) -> None:
+    # The #> line was right for seed 0; the harness presets another seed.
+    run_example(example("examples/unseeded.py"), eval_example, seed=0)
+    fails("examples/unseeded.py", eval_example, r"unseeded.py:4: printed output differs", seed=7)
+
+
+# -- shape comments -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("fixture", "message"),
+    [
+        ("wrong_int_dim.py", r"wrong_int_dim.py:5: h: expected \[B, 256\], got torch.Size\(\[32, 255\]\) \(dim 1: 256 != 255\)"),
+        ("wrong_rank.py", r"wrong_rank.py:4: x: expected \[B, 784\], got torch.Size\(\[32, 1, 28, 28\]\) \(rank: expected 2 dims, got 4\)"),
+        ("inconsistent_symbol.py", r"inconsistent_symbol.py:11: y: expected \[B, 2\], got torch.Size\(\[3, 2\]\) \(dim 0: B is 8 since line 10, here 3\)"),
+        ("never_runs.py", r"never_runs.py:6: shape comment never checked \(the line never ran\): y: \[N, 3\]"),
+        ("not_a_tensor.py", r"not_a_tensor.py:4: n: expected \[2\], got int, which is not a tensor"),
+        ("misplaced.py", r"misplaced.py:4: shape comment '# x: \[2, 3\]' is not on an assignment, return or def line"),
+        ("malformed.py", r"malformed.py:4: malformed shape comment"),
+    ],
+)
+def test_shape_comment_failures(fixture: str, message: str, eval_example: EvalExample) -> None:
+    fails(f"shapes/{fixture}", eval_example, message)
+
+
+# -- gradients ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("fixture", "message"),
+    [
+        ("none_grad.py", r"none_grad.py: model.unused.weight.grad is None after backward\(\)"),
+        ("nan_grad.py", r"nan_grad.py: model.weight.grad is not finite"),
+        ("wrong_shape_grad.py", r"wrong_shape_grad.py: model.weight.grad has shape torch.Size\(\[5\]\), parameter has torch.Size\(\[2, 3\]\)"),
+    ],
+)
+def test_gradient_failures(fixture: str, message: str, eval_example: EvalExample) -> None:
+    fails(f"grads/{fixture}", eval_example, message)
+
+
+def test_expect_no_grad_marker_is_honoured(eval_example: EvalExample) -> None:
+    run_example(example("grads/marked_no_grad.py"), eval_example)
+
+
+# -- devices --------------------------------------------------------------------------
+def test_device_check_names_the_forgotten_variable() -> None:
+    # CUDA is not needed to prove the check: 'meta' plays the accelerator.
+    on_meta = torch.nn.Linear(2, 2, device="meta")
+    left_on_cpu = torch.nn.Linear(2, 2)
+    problems = check_devices(
+        {"model": on_meta, "batch": torch.ones(2, device="meta"), "features": torch.ones(2),
+         "head": left_on_cpu, "device": torch.device("meta"), "steps": 3},
+        "meta",
+        exempt=[],
+    )
+    assert problems == [
+        "features is on cpu, expected meta (forgot .to(device)? or mark it '# stays-on-cpu: features')",
+        "head.weight is on cpu, expected meta (forgot .to(device)? or mark it '# stays-on-cpu: head')",
+    ]
+    assert check_devices({"features": torch.ones(2)}, "meta", exempt=["features"]) == []
+
+
+def test_device_cuda_without_cuda_fails_at_once() -> None:
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA; the check is for machines without it")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--device", "cuda", "--collect-only", "-q"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={k: v for k, v in os.environ.items() if k != "CUDA_VISIBLE_DEVICES"},
+    )
+    assert result.returncode != 0
+    assert "--device cuda: CUDA is not available here" in result.stderr + result.stdout
+
+
+# -- pages and the site ---------------------------------------------------------------
+def test_raising_fence_in_page(eval_example: EvalExample) -> None:
+    examples = all_examples(FIXTURES / "pages")
+    assert [e.path.name for e in snippet_examples(FIXTURES / "pages")] == ["included.py", "orphan.py"]
+    fences = [e for e in examples if e.path.suffix == ".md"]
+    assert len(fences) == 1, "the include-only fence must not be collected a second time"
+    with pytest.raises(ExampleFailure, match=r"tests/fixtures/pages/docs/index.md:7: example raised RuntimeError"):
+        run_example(fences[0], eval_example)
+
+
+def test_orphan_snippet_is_reported(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path, FIXTURES / "pages")
+    assert bookkeeping(project) == ["snippets/chapter/orphan.py: orphan snippet, no page includes it"]
+
+
+def test_missing_include_fails_the_build(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path / "project", FIXTURES / "site_missing_include")
+    assert bookkeeping(project) == [
+        "docs/index.md:4: includes snippets/chapter/does_not_exist.py, which does not exist"
+    ]
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0
+    assert "chapter/does_not_exist.py" in result.stderr
+
+
+def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path / "project", FIXTURES / "site_links")
+    assert bookkeeping(project) == ["docs/not_in_nav.md: page is not in mkdocs.yml's nav"]
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0
+    log = result.stderr
+    assert "Doc file 'index.md' contains a link 'no_such_page.md'" in log
+    assert "Doc file 'index.md' contains a link '#no-such-heading'" in log
+    assert "not_in_nav.md" in log

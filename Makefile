@@ -26,7 +26,7 @@ build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
-	$(BIN)/python tools/bench.py
+	$(BIN)/python tools/bench.py $(ARGS)
 
 # Re-resolve pyproject.toml's dependencies in a scratch venv and pin the result.
 lock:

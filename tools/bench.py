@@ -1,0 +1,145 @@
+"""`make bench`: the numbers quoted in README. Measures; asserts nothing.
+
+Sections (each prints one block):
+  suite      wall time of the whole `pytest` run on a warm environment
+  harness    all snippets through the harness vs each as its own `python` process
+  checks     the snippets' run time with the shape/gradient checks vs without
+  build      `mkdocs build` cold (first build, empty caches) and warm (second)
+  torch      no_grad vs inference_mode speed; the memory kept by a list of losses
+Run one section with `make bench ARGS=harness` (several: ARGS="harness build").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+BIN = Path(sys.executable).parent
+ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="")
+
+
+def timed(cmd: list[str], **kwargs) -> tuple[float, subprocess.CompletedProcess]:
+    start = time.perf_counter()
+    result = subprocess.run(cmd, cwd=ROOT, env=ENV, capture_output=True, text=True, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def suite() -> None:
+    seconds, result = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"])
+    tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "?"
+    print(f"suite: {seconds:.1f} s wall for `pytest` ({tail}); target <= 60 s")
+
+
+def harness() -> None:
+    snippets = sorted((ROOT / "snippets").rglob("*.py"))
+    h_seconds, result = timed(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_examples.py"]
+    )
+    if result.returncode:
+        print(result.stdout[-2000:])
+    p_seconds = 0.0
+    for path in snippets:
+        seconds, run = timed([sys.executable, str(path)])
+        if run.returncode:
+            print(f"  {path.relative_to(ROOT)} failed as a process:\n{run.stderr[-1000:]}")
+        p_seconds += seconds
+    print(
+        f"harness: {h_seconds:.1f} s for all {len(snippets)} snippets (+ page fences) through "
+        f"pytest, lint included\n"
+        f"processes: {p_seconds:.1f} s for each snippet as its own `python` process\n"
+        f"ratio harness/processes: {h_seconds / p_seconds:.2f}; target <= 0.5"
+    )
+
+
+def _run_once(code, path: Path, checker_cls) -> float:
+    import torch
+
+    from tests.shapes import ShapeChecker
+
+    torch.manual_seed(0)
+    module = {"__name__": "__main__", "__file__": str(path)}
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        if checker_cls is None:
+            exec(code, module)
+        else:
+            with ShapeChecker(path.read_text(), str(path), str(path)):
+                exec(code, module)
+    return time.perf_counter() - start
+
+
+def checks() -> None:
+    from tests.shapes import ShapeChecker
+
+    rows = []
+    for path in sorted((ROOT / "snippets").rglob("*.py")):
+        code = compile(path.read_text(), str(path), "exec")
+        _run_once(code, path, None)  # warm up imports and kernels
+        plain = min(_run_once(code, path, None) for _ in range(3))
+        checked = min(_run_once(code, path, ShapeChecker) for _ in range(3))
+        rows.append((path.relative_to(ROOT / "snippets").as_posix(), plain, checked))
+    total_plain = sum(r[1] for r in rows)
+    total_checked = sum(r[2] for r in rows)
+    slowest = max(rows, key=lambda r: r[2])
+    print(
+        f"checks: snippets run in {total_plain:.2f} s without shape checks, "
+        f"{total_checked:.2f} s with them: +{100 * (total_checked / total_plain - 1):.0f}% "
+        f"(target < 50%)\n"
+        f"slowest example: {slowest[0]} {slowest[2]:.2f} s (budget 5 s each)"
+    )
+    over = [r for r in rows if r[2] > 5]
+    for name, _, seconds in over:
+        print(f"  OVER BUDGET: {name} {seconds:.1f} s")
+
+
+def build() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for cache in (ROOT / ".cache",):
+            shutil.rmtree(cache, ignore_errors=True)
+        cmd = [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", tmp]
+        cold, result = timed(cmd)
+        if result.returncode:
+            print(result.stderr[-2000:])
+        warm = statistics.median(timed(cmd)[0] for _ in range(3))
+    print(f"build: cold {cold:.1f} s, warm {warm:.1f} s (median of 3); target warm <= 5 s")
+
+
+def torch_numbers() -> None:
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(512, 1024), nn.ReLU(), nn.Linear(1024, 10)).eval()
+    x = torch.randn(256, 512)
+
+    def per_call(context) -> float:
+        with context():
+            for _ in range(5):
+                model(x)
+            start = time.perf_counter()
+            for _ in range(50):
+                model(x)
+        return (time.perf_counter() - start) / 50 * 1e3
+
+    print(
+        f"torch: forward {per_call(torch.no_grad):.2f} ms under no_grad, "
+        f"{per_call(torch.inference_mode):.2f} ms under inference_mode, "
+        f"{per_call(contextlib.nullcontext):.2f} ms recording a graph (256x512 batch, CPU)"
+    )
+
+
+SECTIONS = {"suite": suite, "harness": harness, "checks": checks, "build": build, "torch": torch_numbers}
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or list(SECTIONS):
+        SECTIONS[name]()

@@ -22,14 +22,18 @@ class TinyVisionMLP(nn.Module):
 
 
 model = TinyVisionMLP().to(device)
-batch = torch.randn(32, 1, 28, 28).to(device)
+batch = torch.randn(32, 1, 28, 28).to(device)  # batch: [B, 1, 28, 28]
 
 model.train()
-logits_train = model(batch)
+logits_train = model(batch)  # logits_train: [B, 10]
 
 model.eval()
+print(model(batch).requires_grad)  # eval() alone still records a graph
+#> True
 with torch.inference_mode():
-    logits_eval = model(batch)
+    logits_eval = model(batch)  # logits_eval: [B, 10]
 
 print(logits_train.shape, logits_eval.shape)
 #> torch.Size([32, 10]) torch.Size([32, 10])
+print(logits_train.requires_grad, logits_eval.requires_grad)
+#> True False

@@ -83,6 +83,24 @@ def example_id(example: CodeExample) -> str:
     return f"{shown}:{example.start_line}"
 
 
+def expected_output(source: str) -> list[str]:
+    """The output a snippet's ``#>`` lines (or quoted output blocks) say it prints."""
+    lines, quoted = [], None
+    for line in source.splitlines():
+        stripped = line.strip()
+        if quoted is not None:
+            if stripped in ('"""', "'''"):
+                lines.extend(quoted)
+                quoted = None
+            else:
+                quoted.append(stripped)
+        elif stripped.startswith("#> ") or stripped == "#>":
+            lines.append(stripped[3:])
+        elif stripped in ('"""', "'''") and lines is not None:
+            quoted = []
+    return lines
+
+
 def markers(example: CodeExample) -> dict[str, list[str]]:
     """Marker comments and fence settings, as ``{key: [values]}``."""
     found: dict[str, list[str]] = {}

@@ -16,5 +16,5 @@ def test_strict_build(built_site) -> None:
     result, _ = built_site
     log = result.stdout + result.stderr
     assert result.returncode == 0, log
-    warnings = [line for line in log.splitlines() if re.search(r"\b(WARNING|ERROR)\b", line)]
+    warnings = [line for line in log.splitlines() if re.match(r"(WARNING|ERROR)\s+-", line)]
     assert not warnings, "\n".join(warnings)

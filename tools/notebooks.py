@@ -1,0 +1,191 @@
+"""Generate each chapter's companion notebook from the chapter's own snippet files.
+
+    python tools/notebooks.py           # write docs/notebooks/<chapter>.ipynb, executed
+    python tools/notebooks.py --check   # exit 1 if a committed notebook is stale
+
+Code cells are the snippet files the chapter includes, in page order, verbatim.
+Markdown cells are the chapter's section headings, each with the first sentence of
+the section and a link back to it. The notebooks are executed here so that the
+download carries real outputs; tests/test_notebooks.py proves they are not stale
+and that executing them prints the snippets' `#>` lines.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from markdown.extensions.toc import slugify
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.examples import INCLUDE  # noqa: E402
+from tests.site import load_config  # noqa: E402
+
+NOTEBOOKS = ROOT / "docs" / "notebooks"
+HEADING = re.compile(r"^(?P<level>#{1,3})\s+(?P<text>.+?)\s*$")
+
+
+@dataclass
+class Section:
+    title: str
+    anchor: str
+    sentence: str = ""
+    snippets: list[str] = field(default_factory=list)
+
+
+def _plain(text: str) -> str:
+    """Markdown inline text as plain text (links, emphasis and code marks dropped)."""
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    return re.sub(r"[*_]{1,2}([^*_]+)[*_]{1,2}", r"\1", text).strip()
+
+
+def _first_sentence(paragraph: str) -> str:
+    text = _plain(" ".join(paragraph.split()))
+    m = re.match(r".+?[.!?](?=\s|$)", text)
+    return m.group(0) if m else text
+
+
+def chapters() -> list[Path]:
+    """Pages that include at least one snippet, in nav order."""
+    config = load_config()
+    ordered = re.findall(r"([\w/]+\.md)", json.dumps(config.get("nav")))
+    return [ROOT / "docs" / p for p in ordered if _sections(ROOT / "docs" / p, probe=True)]
+
+
+def _sections(page: Path, probe: bool = False) -> list[Section]:
+    lines = page.read_text("utf-8").splitlines()
+    sections: list[Section] = []
+    in_front, in_fence, seen = lines[:1] == ["---"], False, set()
+    paragraph: list[str] = []
+    for index, line in enumerate(lines):
+        if in_front:
+            in_front = index == 0 or line != "---"
+            continue
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        m = INCLUDE.match(line)
+        if m and not m.group("escaped") and sections:
+            if m.group("path") not in seen:
+                seen.add(m.group("path"))
+                sections[-1].snippets.append(m.group("path"))
+            continue
+        heading = None if in_fence else HEADING.match(line)
+        if heading:
+            text = heading.group("text").replace("`", "")
+            sections.append(Section(text, slugify(_plain(text), "-")))
+            paragraph = []
+            continue
+        if sections and not sections[-1].sentence and not in_fence:
+            if line.strip() and not line.startswith((" ", "!!!", "???", "===", "|", "-", "<")):
+                paragraph.append(line)
+            elif paragraph:
+                sections[-1].sentence = _first_sentence(" ".join(paragraph))
+                paragraph = []
+    if probe:
+        return [s for s in sections if s.snippets]
+    return sections
+
+
+def build_notebook(page: Path) -> nbformat.NotebookNode:
+    config = load_config()
+    site_url = config["site_url"].rstrip("/") + "/"
+    page_url = f"{site_url}{page.stem}/"
+    sections = _sections(page)
+    title = sections[0].title
+    cells = [
+        nbformat.v4.new_markdown_cell(
+            f"# {title}: the notebook\n\n"
+            f"Every code cell is a snippet from the chapter [{title}]({page_url}), in page "
+            "order, exactly as tested; each runs on its own, on CPU or GPU. "
+            "It needs only `torch` (and `matplotlib` where a plot is drawn)."
+        )
+    ]
+    for number, section in enumerate(sections):
+        if not section.snippets:
+            continue
+        if number:  # the title cell above stands for the page's own heading
+            context = f"{section.sentence} " if section.sentence else ""
+            link = f"([Read this section]({page_url}#{section.anchor}))"
+            cells.append(nbformat.v4.new_markdown_cell(f"## {section.title}\n\n{context}{link}"))
+        for snippet in section.snippets:
+            source = (ROOT / "snippets" / snippet).read_text("utf-8").rstrip("\n")
+            cells.append(nbformat.v4.new_code_cell(source, metadata={"snippet": snippet}))
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata = {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+    }
+    for i, cell in enumerate(notebook.cells):
+        cell.id = f"{page.stem}-{i}"
+    return notebook
+
+
+def without_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    bare = copy.deepcopy(notebook)
+    for cell in bare.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        cell.metadata.pop("execution", None)
+    return bare
+
+
+def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    from nbclient import NotebookClient
+
+    executed = copy.deepcopy(notebook)
+    NotebookClient(executed, timeout=120, kernel_name="python3", allow_errors=False).execute()
+    for cell in executed.cells:
+        cell.metadata.pop("execution", None)
+    executed.metadata = copy.deepcopy(notebook.metadata)  # drop what the kernel added
+    return executed
+
+
+def target(page: Path) -> Path:
+    return NOTEBOOKS / f"{page.stem}.ipynb"
+
+
+def compare(path: Path, expected: nbformat.NotebookNode) -> list[str]:
+    """Why the notebook at ``path`` is not what the chapter generates (empty if it is)."""
+    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    if not path.exists():
+        return [f"{name}: missing (run `make notebooks`)"]
+    if without_outputs(nbformat.read(path, as_version=4)) != expected:
+        return [f"{name}: stale, it differs from its chapter's snippets (run `make notebooks`)"]
+    return []
+
+
+def stale() -> list[str]:
+    expected = {target(page): build_notebook(page) for page in chapters()}
+    problems = [p for path, nb in expected.items() for p in compare(path, nb)]
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        if path not in expected:
+            problems.append(f"{path.relative_to(ROOT)}: no chapter generates it (delete it)")
+    return problems
+
+
+def main() -> int:
+    if "--check" in sys.argv:
+        problems = stale()
+        print("\n".join(problems) or "notebooks are up to date")
+        return 1 if problems else 0
+    NOTEBOOKS.mkdir(parents=True, exist_ok=True)
+    for page in chapters():
+        path = target(page)
+        notebook = build_notebook(page)
+        if path.exists() and without_outputs(nbformat.read(path, as_version=4)) == notebook:
+            print(f"{path.relative_to(ROOT)}: up to date")
+            continue
+        nbformat.write(execute(notebook), path)
+        print(f"{path.relative_to(ROOT)}: written")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

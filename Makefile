@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (README, Contributing).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build bench lock clean
+.PHONY: serve test build bench notebooks lock clean
 
 # (Re)install only when requirements.lock changed since the last install.
 $(STAMP): requirements.lock
@@ -24,6 +24,10 @@ test: $(STAMP)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site
+
+# Regenerate docs/notebooks/ from the chapters' snippets (executed, with outputs).
+notebooks: $(STAMP)
+	$(BIN)/python tools/notebooks.py
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)

@@ -17,6 +17,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    os.environ.setdefault("MPLBACKEND", "Agg")  # examples that plot run headless
     device = config.getoption("device")
     if device == "cpu":
         # Hide GPUs before torch initialises CUDA, so examples pick the CPU as pasted.

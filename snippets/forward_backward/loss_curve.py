@@ -1,0 +1,32 @@
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+
+x = torch.randn(64, 3)  # x: [N, 3]
+y = x @ torch.tensor([[2.0], [-1.0], [0.5]]) + 0.1 * torch.randn(64, 1)  # y: [N, 1]
+x, y = x.to(device), y.to(device)
+
+model = nn.Sequential(nn.Linear(3, 16), nn.ReLU(), nn.Linear(16, 1)).to(device)
+loss_fn = nn.MSELoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+losses = []
+model.train()
+for _ in range(50):
+    loss = loss_fn(model(x), y)  # loss: []
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    losses.append(loss.item())  # a Python float: no graph is kept alive
+
+print(round(losses[0], 3), round(losses[-1], 2), losses[-1] < losses[0] / 10)
+#> 3.896 0.03 True
+
+plt.plot(losses)
+plt.xlabel("step")
+plt.ylabel("training loss (MSE)")
+plt.title("The loss falls as the steps repeat")
+plt.show()

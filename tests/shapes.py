@@ -38,6 +38,9 @@ _CLAIM = re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*:\s*")
 _SYMBOL = re.compile(r"[A-Za-z_]\w*$")
 
 
+_INNER_FRAMES = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>", "<lambda>"}
+
+
 class ShapeCommentError(Exception):
     """A shape comment that is malformed, misplaced, wrong, or never checked."""
 
@@ -220,8 +223,8 @@ class ShapeChecker:
             sys.settrace(self._previous)
 
     def _call(self, frame, event, arg):
-        if frame.f_code.co_filename != self.run_file:
-            return None
+        if frame.f_code.co_filename != self.run_file or frame.f_code.co_name in _INNER_FRAMES:
+            return None  # comprehensions and lambdas run in frames of their own line
         scope = _Scope()
         site = self.defs.get(frame.f_code.co_firstlineno)
         if site is not None and frame.f_code.co_name != "<module>":

@@ -160,3 +160,7 @@ def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:
     assert "Doc file 'index.md' contains a link 'no_such_page.md'" in log
     assert "Doc file 'index.md' contains a link '#no-such-heading'" in log
     assert "not_in_nav.md" in log
+
+
+def test_shape_comment_on_a_line_with_a_comprehension_is_checked(eval_example: EvalExample) -> None:
+    run_example(example("shapes/comprehension_ok.py"), eval_example)

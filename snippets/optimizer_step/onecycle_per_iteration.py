@@ -1,0 +1,33 @@
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+
+x = torch.randn(48, 4).to(device)  # x: [N, 4]
+y = torch.randn(48, 1).to(device)  # y: [N, 1]
+model = nn.Linear(4, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+epochs, steps_per_epoch = 2, 3
+scheduler = torch.optim.lr_scheduler.OneCycleLR(
+    optimizer, max_lr=0.1, epochs=epochs, steps_per_epoch=steps_per_epoch
+)
+
+used = []
+for _epoch in range(epochs):
+    for xb, yb in zip(x.split(16), y.split(16), strict=True):  # xb: [B, 4], yb: [B, 1]
+        optimizer.zero_grad()
+        loss = nn.functional.mse_loss(model(xb), yb)  # loss: []
+        loss.backward()
+        used.append(round(optimizer.param_groups[0]["lr"], 3))
+        optimizer.step()
+        scheduler.step()  # once per batch: OneCycleLR counts iterations
+
+print(used)  # warm up to max_lr, then anneal, over epochs * steps_per_epoch updates
+#> [0.004, 0.099, 0.081, 0.046, 0.013, 0.0]
+
+try:
+    scheduler.step()  # one call more than the schedule has
+except ValueError as err:
+    print(err)
+    #> Tried to step 7 times. The specified number of total steps is 6

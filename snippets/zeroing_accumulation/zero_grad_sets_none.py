@@ -1,0 +1,39 @@
+import inspect
+
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+
+model = nn.Linear(4, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(16, 4).to(device)  # x: [B, 4]
+y = torch.randn(16, 1).to(device)  # y: [B, 1]
+loss_fn = nn.MSELoss()
+
+# The default of set_to_none, in both places:
+for zero_grad in (torch.optim.Optimizer.zero_grad, nn.Module.zero_grad):
+    print(zero_grad.__qualname__, inspect.signature(zero_grad).parameters["set_to_none"].default)
+    #> Optimizer.zero_grad True
+    #> Module.zero_grad True
+
+loss_fn(model(x), y).backward()
+optimizer.zero_grad()  # set_to_none=True: the gradient tensors are dropped
+print(model.weight.grad)
+#> None
+try:
+    print(model.weight.grad.norm())
+except AttributeError as err:
+    print(err)
+    #> 'NoneType' object has no attribute 'norm'
+
+# Code that reads .grad between zero_grad() and backward() must allow for None:
+norms = {name: p.grad.norm() for name, p in model.named_parameters() if p.grad is not None}
+print(norms)
+#> {}
+
+loss_fn(model(x), y).backward()
+optimizer.zero_grad(set_to_none=False)  # the old behaviour: tensors of zeros, kept
+print(model.weight.grad.shape, model.weight.grad.abs().sum().item())
+#> torch.Size([1, 4]) 0.0

@@ -18,7 +18,7 @@ import notebooks  # noqa: E402
 
 CHAPTERS = notebooks.chapters()
 STDOUT = re.compile(
-    r'class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"[^>]*>\s*'
+    r'class="jp-RenderedText jp-OutputArea-output[^"]*" data-mime-type="text/plain"[^>]*>\s*'
     r"<pre>(?P<text>.*?)</pre>",
     re.S,
 )

@@ -1,0 +1,20 @@
+// Accessible names for elements Material creates in the browser (checked by axe in
+// tests/test_browser.py): code-block toolbars, annotation markers, and notebook code
+// areas that scroll sideways.
+(function () {
+  function label() {
+    document.querySelectorAll("nav.md-code__nav:not([aria-label])").forEach((nav, i) => {
+      const title = nav.closest(".highlight")?.querySelector(".filename")?.textContent;
+      nav.setAttribute("aria-label", `Code block ${i + 1}${title ? ` (${title})` : ""} actions`);
+    });
+    document.querySelectorAll('a[href*="_annotation_"]:not([aria-label])').forEach((a) => {
+      a.setAttribute("aria-label", `Annotation ${a.textContent.trim() || ""}`.trim());
+    });
+    document.querySelectorAll(".jupyter-wrapper .highlight-ipynb:not([tabindex]), .jupyter-wrapper .highlight-ipynb pre:not([tabindex])").forEach((el) => {
+      el.setAttribute("tabindex", "0");
+    });
+  }
+  const observer = new MutationObserver(label);
+  observer.observe(document.documentElement, { childList: true, subtree: true });
+  label();
+})();

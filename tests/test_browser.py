@@ -1,0 +1,256 @@
+"""The built site in a real browser (Debian's Chromium driven by Playwright).
+
+Served from 127.0.0.1; every request to any other host is recorded and blocked.
+Without /usr/bin/chromium these tests skip on a developer machine and fail in CI
+(CI=true), where .ci/run installs it.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.examples import ROOT, expected_output
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ANNOTATION = re.compile(r"# \(\d+\)!$", re.M)
+
+pytestmark = pytest.mark.browser
+
+# Open the collapsed block or select the content tab that hides a code block.
+REVEAL = """button => {
+  for (let el = button; el; el = el.parentElement) {
+    if (el.tagName === "DETAILS") el.open = true;
+    if (el.parentElement && el.parentElement.classList.contains("tabbed-content")) {
+      const set = el.closest(".tabbed-set");
+      const index = [...el.parentElement.children].indexOf(el);
+      set.querySelectorAll(":scope > input")[index].click();
+    }
+  }
+  button.scrollIntoView();
+}"""
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site) -> Iterator[str]:
+    result, site = built_site
+    assert result.returncode == 0, result.stderr[-3000:]
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} not found: install Debian's chromium (.ci/run does)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
+class Visit:
+    """A browser tab that records console errors and blocks requests to other hosts."""
+
+    def __init__(self, browser, base: str) -> None:
+        self.context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+        self.page = self.context.new_page()
+        self.base = base
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.route("**/*", self._route)
+
+    def _route(self, route) -> None:
+        if urlparse(route.request.url).hostname in ("127.0.0.1", None):
+            route.continue_()
+        else:
+            self.foreign.append(route.request.url)
+            route.abort()
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path, wait_until="networkidle")
+
+
+@pytest.fixture
+def visit(browser, site_url) -> Iterator[Visit]:
+    tab = Visit(browser, site_url)
+    yield tab
+    tab.context.close()
+
+
+def pages(built_site) -> list[str]:
+    _, site = built_site
+    return sorted(
+        p.parent.relative_to(site).as_posix() + "/" if p.parent != site else ""
+        for p in site.rglob("index.html")
+    )
+
+
+def test_every_page_loads_clean_and_local(visit: Visit, built_site) -> None:
+    problems = []
+    for path in pages(built_site):
+        visit.errors.clear()
+        visit.foreign.clear()
+        visit.goto(path)
+        problems += [f"/{path}: console error: {e}" for e in visit.errors]
+        problems += [f"/{path}: request to another host: {u}" for u in visit.foreign]
+    assert not problems, "\n".join(problems)
+
+
+def test_search_finds_a_chapter_by_its_own_term(visit: Visit) -> None:
+    visit.goto("")
+    visit.page.keyboard.press("/")  # Material's search shortcut
+    visit.page.keyboard.type("retain_graph")
+    visit.page.wait_for_selector(".md-search-result__item > a")
+    links = visit.page.eval_on_selector_all(
+        ".md-search-result__item > a", "items => items.map(a => a.getAttribute('href'))"
+    )
+    assert "/forward_backward/" in urlparse(links[0]).path, links
+
+
+def _copied_blocks(visit: Visit) -> list[tuple[str, str]]:
+    """(title, clipboard text) for every code block with a copy button on the page."""
+    copied = []
+    buttons = visit.page.locator("button.md-code__button[data-md-type=copy]")
+    for i in range(buttons.count()):
+        button = buttons.nth(i)
+        block = button.locator("xpath=ancestor::div[contains(@class,'highlight')][1]")
+        title = block.locator(".filename").all_inner_texts()
+        button.evaluate(REVEAL)
+        visit.page.evaluate("navigator.clipboard.writeText('')")
+        button.click()
+        text = visit.page.evaluate("navigator.clipboard.readText()")
+        copied.append((title[0] if title else "", text))
+    return copied
+
+
+def _lines(text: str) -> list[str]:
+    """Lines without trailing blanks (Material leaves the spaces before a stripped annotation)."""
+    return [line.rstrip() for line in text.rstrip("\n").splitlines()]
+
+
+def _run_fresh(source: str) -> tuple[int, str, str]:
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", MPLBACKEND="Agg")
+    run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=ROOT)
+    return run.returncode, run.stdout, run.stderr
+
+
+def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site) -> None:
+    problems, to_run = [], []
+    for path in pages(built_site):
+        if path.startswith("notebooks/"):
+            continue  # notebook cells have their own copy control; cells are tested in test_notebooks
+        visit.goto(path)
+        for title, text in _copied_blocks(visit):
+            if not text.strip():
+                problems.append(f"/{path}: a copy button copied nothing")
+            if ANNOTATION.search(text) or text.lstrip().startswith((">>>", "$ ")):
+                problems.append(f"/{path}: {title or 'a block'}: copied text has markers or prompts")
+            matches = sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
+            for snippet in matches:
+                source = ANNOTATION.sub("", snippet.read_text("utf-8"))
+                if _lines(text) == _lines(source):
+                    to_run.append((f"/{path}: {title}", text, expected_output(source)))
+                    break
+            else:
+                if matches:
+                    problems.append(f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}")
+    assert to_run, "no snippet was found behind any copy button"
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        results = pool.map(lambda item: (item, _run_fresh(item[1])), to_run)
+        for (where, _, expected), (code, stdout, stderr) in results:
+            if code != 0:
+                problems.append(f"{where}: failed in a fresh python process:\n{stderr[-800:]}")
+            elif stdout.splitlines() != expected:
+                problems.append(f"{where}: printed {stdout.splitlines()} but the page says {expected}")
+    assert not problems, "\n".join(problems)
+
+
+def test_progress_survives_reload_and_navigation_and_resets(visit: Visit) -> None:
+    page = visit.page
+    visit.goto("forward_pass/")
+    button = page.locator("[data-chapter-complete]")
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    page.reload(wait_until="networkidle")
+    assert page.locator("[data-chapter-complete]").get_attribute("aria-pressed") == "true"
+    page.click("a.md-header__button.md-logo")  # instant navigation to the home page
+    page.wait_for_selector("[data-progress-summary]")
+    count = page.locator(".progress-count")
+    assert re.fullmatch(r"1 of \d+ chapters complete", count.inner_text()), count.inner_text()
+    assert page.locator(".progress-list a").all_inner_texts() == ["The forward pass"]
+    page.click("[data-progress-reset]")
+    assert count.inner_text().startswith("0 of ")
+    assert page.locator(".progress-list a").count() == 0
+    visit.goto("forward_pass/")
+    assert page.locator("[data-chapter-complete]").get_attribute("aria-pressed") == "false"
+
+
+def _scheme(visit: Visit) -> str:
+    return visit.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+
+
+def _toggle_palette(visit: Visit) -> None:
+    visit.page.locator("form[data-md-component=palette] label:visible").first.click()
+
+
+def test_palette_toggle_switches_and_is_remembered(visit: Visit) -> None:
+    visit.goto("")
+    first = _scheme(visit)
+    _toggle_palette(visit)
+    second = _scheme(visit)
+    assert {first, second} == {"default", "slate"}
+    visit.page.reload(wait_until="networkidle")
+    assert _scheme(visit) == second
+    visit.goto("forward_pass/")
+    assert _scheme(visit) == second
+
+
+def test_no_accessibility_violations_in_either_palette(visit: Visit, built_site) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe, problems = Axe(), []
+    for scheme_round in range(2):
+        for path in pages(built_site):
+            visit.goto(path)
+            if scheme_round == 0 and path == "":
+                first_scheme = _scheme(visit)
+            results = axe.run(visit.page)
+            for violation in results.response["violations"]:
+                targets = [n["target"] for n in violation["nodes"]][:3]
+                problems.append(f"/{path} [{_scheme(visit)}]: {violation['id']}: {violation['help']} {targets}")
+        if scheme_round == 0:
+            _toggle_palette(visit)
+            assert _scheme(visit) != first_scheme
+    assert not problems, "\n".join(problems)

@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (README, Contributing).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build bench notebooks lock clean
+.PHONY: serve test build bench lighthouse notebooks lock clean
 
 # (Re)install only when requirements.lock changed since the last install.
 $(STAMP): requirements.lock
@@ -31,6 +31,9 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)
+
+lighthouse: $(STAMP)
+	$(BIN)/python tools/lighthouse.py
 
 # Re-resolve pyproject.toml's dependencies in a scratch venv and pin the result.
 lock:

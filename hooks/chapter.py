@@ -11,10 +11,12 @@ The home page's ``<!-- progress -->`` marker becomes the progress summary.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
 from importlib.metadata import version
+from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from mkdocs.utils import get_relative_url
@@ -22,9 +24,11 @@ from mkdocs.utils import get_relative_url
 TORCH_VERSION = version("torch")
 H1 = re.compile(r"^# (.+)$", re.M)
 MATHJAX = re.compile(
-    r'<script src="[^"]*mathjax[^"]*">\s*</script>|<script type="text/x-mathjax-config">.*?</script>',
+    r'<script src="(?:[^"]*mathjax[^"]*)?">\s*</script>|<script type="text/x-mathjax-config">.*?</script>',
     re.S | re.I,
 )
+NOTEBOOK_STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.S)
+_notebook_css: dict[str, str] = {}  # site path -> CSS, written once in on_post_build
 
 
 def _notebook(page, files):
@@ -44,7 +48,10 @@ def _links(page, notebook, config, on_notebook_page: bool) -> str:
         f'<a href="{_colab(config, notebook)}">Open in Colab</a>',
     ]
     if not on_notebook_page:
-        items.insert(0, f'<a href="{get_relative_url(notebook.url, page.url)}">Run this chapter as a notebook</a>')
+        items.insert(
+            0,
+            f'<a href="{get_relative_url(notebook.url, page.url)}">Run this chapter as a notebook</a>',
+        )
     return '<p class="chapter-links">' + " · ".join(items) + "</p>"
 
 
@@ -60,9 +67,16 @@ def on_page_markdown(markdown, page, config, files):
         f'<p class="last-verified">Examples last verified with torch {TORCH_VERSION} '
         "in this build.</p>\n" + _links(page, notebook, config, on_notebook_page=False)
     )
-    ask = config["repo_url"].rstrip("/") + "/issues/new?" + urlencode(
-        {"title": f"Question about: {title}", "body": f"Page: {config['site_url']}{page.url}\n\n"},
-        quote_via=quote,
+    ask = (
+        config["repo_url"].rstrip("/")
+        + "/issues/new?"
+        + urlencode(
+            {
+                "title": f"Question about: {title}",
+                "body": f"Page: {config['site_url']}{page.url}\n\n",
+            },
+            quote_via=quote,
+        )
     )
     footer = (
         "\n\n---\n\n"
@@ -81,8 +95,23 @@ def on_page_content(content, page, config, files):
     if not page.file.src_uri.startswith("notebooks/"):
         return content
     content = MATHJAX.sub("", content)
+    # The chapter page already holds this text: keep the search index (loaded on every page) small.
+    page.meta["search"] = {"exclude": True}
+    # mkdocs-jupyter inlines ~600 kB of CSS into every notebook page: serve it once, cached.
+    css = "\n".join(NOTEBOOK_STYLE.findall(content))
+    content = NOTEBOOK_STYLE.sub("", content)
+    name = f"assets/notebook-{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
+    _notebook_css[name] = css
+    link = f'<link rel="stylesheet" href="{get_relative_url(name, page.url)}">'
     notebook = files.get_file_from_path(page.file.src_uri)
-    return _links(page, notebook, config, on_notebook_page=True) + content
+    return link + _links(page, notebook, config, on_notebook_page=True) + content
+
+
+def on_post_build(config):
+    for name, css in _notebook_css.items():
+        target = Path(config["site_dir"]) / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, "utf-8")
 
 
 def _progress_summary(config, files, page) -> str:
@@ -90,8 +119,13 @@ def _progress_summary(config, files, page) -> str:
     for file in files.documentation_pages():
         if file.src_uri.startswith("notebooks/") or _notebook(file.page, files) is None:
             continue
-        chapters.append({"id": file.url, "title": file.page.title or file.name,
-                         "href": get_relative_url(file.url, page.url)})
+        chapters.append(
+            {
+                "id": file.url,
+                "title": file.page.title or file.name,
+                "href": get_relative_url(file.url, page.url),
+            }
+        )
     data = html.escape(json.dumps(chapters))
     return (
         f'<div class="progress-summary" data-progress-summary="{data}" markdown="0">'

@@ -16,6 +16,7 @@ from markdown.inlinepatterns import InlineProcessor
 BLOCK = r"(?<![\\$])\$\$(?P<tex>.+?)\$\$"
 INLINE = r"(?<![\\$])\$(?!\s)(?P<tex>[^$\n]+?)(?<!\s)\$(?!\d)"
 
+
 class _MathProcessor(InlineProcessor):
     def __init__(self, pattern: str, md: Markdown, display: str) -> None:
         super().__init__(pattern, md)
@@ -25,6 +26,7 @@ class _MathProcessor(InlineProcessor):
         html = convert(m.group("tex").strip(), display=self.display)
         return self.md.htmlStash.store(html), m.start(0), m.end(0)
 
+
 class MathMLExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Markdown's API)
         if "$" not in md.ESCAPED_CHARS:
@@ -32,6 +34,7 @@ class MathMLExtension(Extension):
         # Backticks have priority 190: code spans are consumed before math is seen.
         md.inlinePatterns.register(_MathProcessor(BLOCK, md, "block"), "mathml-block", 186)
         md.inlinePatterns.register(_MathProcessor(INLINE, md, "inline"), "mathml-inline", 185)
+
 
 def on_config(config, **kwargs):
     config.markdown_extensions.append(MathMLExtension())

@@ -162,7 +162,7 @@ def run_example(
     if settings.get("test") == "skip":
         reason = settings.get("reason")
         if not reason:
-            raise ExampleFailure(f"{shown}:{example.start_line}: test=\"skip\" needs reason=\"...\"")
+            raise ExampleFailure(f'{shown}:{example.start_line}: test="skip" needs reason="..."')
         pytest.skip(f"{shown}:{example.start_line}: {reason}")
     if "cuda" in marks.get("requires", []) and device != "cuda":
         pytest.skip(f"{shown}: needs CUDA (run with --device cuda)")
@@ -196,19 +196,23 @@ def run_example(
     except (ExampleFailure, pytest.skip.Exception):
         raise
     except Exception as exc:
-        raise ExampleFailure(f"{shown}:{_error_line(exc, run_file, example)}: example raised "
-                             f"{type(exc).__name__}: {exc}") from exc
+        raise ExampleFailure(
+            f"{shown}:{_error_line(exc, run_file, example)}: example raised "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
     finally:
         torch.set_grad_enabled(grad_mode)
         torch.set_default_dtype(dtype)
 
     problems = checker.errors + checker.unchecked()
     if backward.calls:
-        problems += [f"{shown}: {p}" for p in check_grads(module_globals, marks.get("expect-no-grad", []))]
+        problems += [
+            f"{shown}: {p}" for p in check_grads(module_globals, marks.get("expect-no-grad", []))
+        ]
     problems += [
-        f"{shown}: {p}" for p in check_devices(module_globals, device, marks.get("stays-on-cpu", []))
+        f"{shown}: {p}"
+        for p in check_devices(module_globals, device, marks.get("stays-on-cpu", []))
     ]
     if problems:
         raise ExampleFailure("\n".join(problems))
     return module_globals
-

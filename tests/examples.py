@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 INCLUDE = re.compile(r'^\s*(?P<escaped>;?)-+8<-+\s+"(?P<path>[^"]+)"\s*$')
 MARKER = re.compile(r"^\s*#\s*(?P<key>requires|expect-no-grad|stays-on-cpu):\s*(?P<value>.+?)\s*$")
 PY_FENCE_LANGS = {"py", "python", "{.py", "{.python"}
+DEVICE_IDIOM = (
+    'device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")'
+)
 
 
 def snippet_examples(root: Path = ROOT) -> list[CodeExample]:
@@ -99,6 +102,20 @@ def expected_output(source: str) -> list[str]:
         elif stripped in ('"""', "'''") and lines is not None:
             quoted = []
     return lines
+
+
+def device_idiom_problems(root: Path = ROOT) -> list[str]:
+    """Every snippet picks its device with the site's one idiom (docs/authors.md)."""
+    problems = []
+    for path in sorted((root / "snippets").rglob("*.py")):
+        lines = path.read_text("utf-8").splitlines()
+        if not any(line.split("  # ")[0] == DEVICE_IDIOM for line in lines):
+            where = next((i for i, line in enumerate(lines, 1) if "device" in line), 1)
+            problems.append(
+                f"{path.relative_to(root).as_posix()}:{where}: does not pick its device with "
+                f"the site's idiom: {DEVICE_IDIOM}"
+            )
+    return problems
 
 
 def markers(example: CodeExample) -> dict[str, list[str]]:

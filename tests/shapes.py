@@ -160,7 +160,9 @@ def _sites(source: str, where) -> list[Site]:
         try:
             claims = parse_comment(tok.string[1:])
         except ValueError as exc:
-            raise ShapeCommentError(f"{where(line)}: malformed shape comment {tok.string!r}: {exc}")
+            raise ShapeCommentError(
+                f"{where(line)}: malformed shape comment {tok.string!r}: {exc}"
+            ) from None
         if claims is None:
             continue
         owners = [s for s in spans if s[1] <= line <= max(s[1], s[2])]
@@ -171,7 +173,9 @@ def _sites(source: str, where) -> list[Site]:
             )
         kind, first, last, node = min(owners, key=lambda s: s[2] - s[1])
         if kind == "return" and len(claims) != 1:
-            raise ShapeCommentError(f"{where(line)}: a return line takes one shape comment (a label)")
+            raise ShapeCommentError(
+                f"{where(line)}: a return line takes one shape comment (a label)"
+            )
         if kind == "def":
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         sites.append(Site(kind, first, max(first, last), line, claims))

@@ -24,8 +24,16 @@ import pytest
 from tests.examples import ROOT, expected_output
 
 CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 ANNOTATION = re.compile(r"# \(\d+\)!$", re.M)
 
 pytestmark = pytest.mark.browser
@@ -160,8 +168,14 @@ def _lines(text: str) -> list[str]:
 
 def _run_fresh(source: str) -> tuple[int, str, str]:
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="", MPLBACKEND="Agg")
-    run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,
-                         timeout=120, env=env, cwd=ROOT)
+    run = subprocess.run(
+        [sys.executable, "-c", source],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
     return run.returncode, run.stdout, run.stderr
 
 
@@ -175,8 +189,12 @@ def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site
             if not text.strip():
                 problems.append(f"/{path}: a copy button copied nothing")
             if ANNOTATION.search(text) or text.lstrip().startswith((">>>", "$ ")):
-                problems.append(f"/{path}: {title or 'a block'}: copied text has markers or prompts")
-            matches = sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
+                problems.append(
+                    f"/{path}: {title or 'a block'}: copied text has markers or prompts"
+                )
+            matches = (
+                sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
+            )
             for snippet in matches:
                 source = ANNOTATION.sub("", snippet.read_text("utf-8"))
                 if _lines(text) == _lines(source):
@@ -184,7 +202,9 @@ def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site
                     break
             else:
                 if matches:
-                    problems.append(f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}")
+                    problems.append(
+                        f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}"
+                    )
     assert to_run, "no snippet was found behind any copy button"
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
         results = pool.map(lambda item: (item, _run_fresh(item[1])), to_run)
@@ -192,7 +212,9 @@ def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site
             if code != 0:
                 problems.append(f"{where}: failed in a fresh python process:\n{stderr[-800:]}")
             elif stdout.splitlines() != expected:
-                problems.append(f"{where}: printed {stdout.splitlines()} but the page says {expected}")
+                problems.append(
+                    f"{where}: printed {stdout.splitlines()} but the page says {expected}"
+                )
     assert not problems, "\n".join(problems)
 
 
@@ -249,7 +271,9 @@ def test_no_accessibility_violations_in_either_palette(visit: Visit, built_site)
             results = axe.run(visit.page)
             for violation in results.response["violations"]:
                 targets = [n["target"] for n in violation["nodes"]][:3]
-                problems.append(f"/{path} [{_scheme(visit)}]: {violation['id']}: {violation['help']} {targets}")
+                problems.append(
+                    f"/{path} [{_scheme(visit)}]: {violation['id']}: {violation['help']} {targets}"
+                )
         if scheme_round == 0:
             _toggle_palette(visit)
             assert _scheme(visit) != first_scheme

@@ -6,7 +6,7 @@ import pytest
 from pytest_examples import CodeExample, EvalExample
 
 from tests.checks import ExampleFailure, run_example
-from tests.examples import all_examples, example_id
+from tests.examples import all_examples, device_idiom_problems, example_id
 
 
 @pytest.mark.parametrize("example", all_examples(), ids=example_id)
@@ -15,3 +15,8 @@ def test_example(example: CodeExample, eval_example: EvalExample, device: str) -
         run_example(example, eval_example, device)
     except ExampleFailure as exc:
         pytest.fail(str(exc), pytrace=False)
+
+
+def test_every_snippet_uses_the_device_idiom() -> None:
+    problems = device_idiom_problems()
+    assert not problems, "\n".join(problems)

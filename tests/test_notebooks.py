@@ -29,8 +29,11 @@ def snippet_cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
 
 
 def expected_lines(notebook: nbformat.NotebookNode) -> Counter:
-    return Counter(line for snippet, _ in snippet_cells(notebook) for line in expected_output(
-        (ROOT / "snippets" / snippet).read_text("utf-8")))
+    return Counter(
+        line
+        for snippet, _ in snippet_cells(notebook)
+        for line in expected_output((ROOT / "snippets" / snippet).read_text("utf-8"))
+    )
 
 
 def test_notebooks_are_not_stale() -> None:
@@ -48,7 +51,9 @@ def test_stale_notebook_is_detected(tmp_path: Path) -> None:
     assert notebooks.compare(tmp_path / "edited.ipynb", expected) == [
         f"{tmp_path / 'edited.ipynb'}: stale, it differs from its chapter's snippets (run `make notebooks`)"
     ]
-    assert notebooks.compare(tmp_path / "absent.ipynb", expected)[0].endswith("missing (run `make notebooks`)")
+    assert notebooks.compare(tmp_path / "absent.ipynb", expected)[0].endswith(
+        "missing (run `make notebooks`)"
+    )
 
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
@@ -70,8 +75,10 @@ def test_committed_outputs_match_the_snippets(page: Path) -> None:
     notebook = nbformat.read(notebooks.target(page), as_version=4)
     printed = Counter(
         line
-        for cell in notebook.cells if cell.cell_type == "code"
-        for out in cell.outputs if out.output_type == "stream" and out.name == "stdout"
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "stream" and out.name == "stdout"
         for line in out.text.splitlines()
     )
     assert printed == expected_lines(notebook)

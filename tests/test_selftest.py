@@ -17,7 +17,7 @@ import torch
 from pytest_examples import CodeExample, EvalExample
 
 from tests.checks import ExampleFailure, check_devices, run_example
-from tests.examples import ROOT, all_examples, snippet_examples
+from tests.examples import DEVICE_IDIOM, ROOT, all_examples, device_idiom_problems, snippet_examples
 from tests.site import bookkeeping, fixture_project, mkdocs_build
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -66,12 +66,30 @@ def test_unseeded_example_fails(eval_example: EvalExample) -> None:
 @pytest.mark.parametrize(
     ("fixture", "message"),
     [
-        ("wrong_int_dim.py", r"wrong_int_dim.py:5: h: expected \[B, 256\], got torch.Size\(\[32, 255\]\) \(dim 1: 256 != 255\)"),
-        ("wrong_rank.py", r"wrong_rank.py:4: x: expected \[B, 784\], got torch.Size\(\[32, 1, 28, 28\]\) \(rank: expected 2 dims, got 4\)"),
-        ("inconsistent_symbol.py", r"inconsistent_symbol.py:11: y: expected \[B, 2\], got torch.Size\(\[3, 2\]\) \(dim 0: B is 8 since line 10, here 3\)"),
-        ("never_runs.py", r"never_runs.py:6: shape comment never checked \(the line never ran\): y: \[N, 3\]"),
-        ("not_a_tensor.py", r"not_a_tensor.py:4: n: expected \[2\], got int, which is not a tensor"),
-        ("misplaced.py", r"misplaced.py:4: shape comment '# x: \[2, 3\]' is not on an assignment, return or def line"),
+        (
+            "wrong_int_dim.py",
+            r"wrong_int_dim.py:5: h: expected \[B, 256\], got torch.Size\(\[32, 255\]\) \(dim 1: 256 != 255\)",
+        ),
+        (
+            "wrong_rank.py",
+            r"wrong_rank.py:4: x: expected \[B, 784\], got torch.Size\(\[32, 1, 28, 28\]\) \(rank: expected 2 dims, got 4\)",
+        ),
+        (
+            "inconsistent_symbol.py",
+            r"inconsistent_symbol.py:11: y: expected \[B, 2\], got torch.Size\(\[3, 2\]\) \(dim 0: B is 8 since line 10, here 3\)",
+        ),
+        (
+            "never_runs.py",
+            r"never_runs.py:6: shape comment never checked \(the line never ran\): y: \[N, 3\]",
+        ),
+        (
+            "not_a_tensor.py",
+            r"not_a_tensor.py:4: n: expected \[2\], got int, which is not a tensor",
+        ),
+        (
+            "misplaced.py",
+            r"misplaced.py:4: shape comment '# x: \[2, 3\]' is not on an assignment, return or def line",
+        ),
         ("malformed.py", r"malformed.py:4: malformed shape comment"),
     ],
 )
@@ -85,7 +103,10 @@ def test_shape_comment_failures(fixture: str, message: str, eval_example: EvalEx
     [
         ("none_grad.py", r"none_grad.py: model.unused.weight.grad is None after backward\(\)"),
         ("nan_grad.py", r"nan_grad.py: model.weight.grad is not finite"),
-        ("wrong_shape_grad.py", r"wrong_shape_grad.py: model.weight.grad has shape torch.Size\(\[5\]\), parameter has torch.Size\(\[2, 3\]\)"),
+        (
+            "wrong_shape_grad.py",
+            r"wrong_shape_grad.py: model.weight.grad has shape torch.Size\(\[5\]\), parameter has torch.Size\(\[2, 3\]\)",
+        ),
     ],
 )
 def test_gradient_failures(fixture: str, message: str, eval_example: EvalExample) -> None:
@@ -102,8 +123,14 @@ def test_device_check_names_the_forgotten_variable() -> None:
     on_meta = torch.nn.Linear(2, 2, device="meta")
     left_on_cpu = torch.nn.Linear(2, 2)
     problems = check_devices(
-        {"model": on_meta, "batch": torch.ones(2, device="meta"), "features": torch.ones(2),
-         "head": left_on_cpu, "device": torch.device("meta"), "steps": 3},
+        {
+            "model": on_meta,
+            "batch": torch.ones(2, device="meta"),
+            "features": torch.ones(2),
+            "head": left_on_cpu,
+            "device": torch.device("meta"),
+            "steps": 3,
+        },
         "meta",
         exempt=[],
     )
@@ -119,7 +146,10 @@ def test_device_cuda_without_cuda_fails_at_once() -> None:
         pytest.skip("this machine has CUDA; the check is for machines without it")
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "--device", "cuda", "--collect-only", "-q"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
         env={k: v for k, v in os.environ.items() if k != "CUDA_VISIBLE_DEVICES"},
     )
     assert result.returncode != 0
@@ -129,16 +159,23 @@ def test_device_cuda_without_cuda_fails_at_once() -> None:
 # -- pages and the site ---------------------------------------------------------------
 def test_raising_fence_in_page(eval_example: EvalExample) -> None:
     examples = all_examples(FIXTURES / "pages")
-    assert [e.path.name for e in snippet_examples(FIXTURES / "pages")] == ["included.py", "orphan.py"]
+    assert [e.path.name for e in snippet_examples(FIXTURES / "pages")] == [
+        "included.py",
+        "orphan.py",
+    ]
     fences = [e for e in examples if e.path.suffix == ".md"]
     assert len(fences) == 1, "the include-only fence must not be collected a second time"
-    with pytest.raises(ExampleFailure, match=r"tests/fixtures/pages/docs/index.md:7: example raised RuntimeError"):
+    with pytest.raises(
+        ExampleFailure, match=r"tests/fixtures/pages/docs/index.md:7: example raised RuntimeError"
+    ):
         run_example(fences[0], eval_example)
 
 
 def test_orphan_snippet_is_reported(tmp_path: Path) -> None:
     project = fixture_project(tmp_path, FIXTURES / "pages")
-    assert bookkeeping(project) == ["snippets/chapter/orphan.py: orphan snippet, no page includes it"]
+    assert bookkeeping(project) == [
+        "snippets/chapter/orphan.py: orphan snippet, no page includes it"
+    ]
 
 
 def test_missing_include_fails_the_build(tmp_path: Path) -> None:
@@ -164,3 +201,10 @@ def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:
 
 def test_shape_comment_on_a_line_with_a_comprehension_is_checked(eval_example: EvalExample) -> None:
     run_example(example("shapes/comprehension_ok.py"), eval_example)
+
+
+def test_snippet_without_the_device_idiom_is_reported() -> None:
+    assert device_idiom_problems(FIXTURES / "device_idiom") == [
+        "snippets/chapter/cuda_is_available.py:3: does not pick its device with the site's idiom: "
+        + DEVICE_IDIOM
+    ]

@@ -14,7 +14,18 @@
       el.setAttribute("tabindex", "0");
     });
   }
-  const observer = new MutationObserver(label);
+  // Material builds these nodes after load and on every instant navigation; label
+  // them at most once per frame, however many nodes change.
+  let queued = false;
+  const observer = new MutationObserver(() => {
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        label();
+      });
+    }
+  });
   observer.observe(document.documentElement, { childList: true, subtree: true });
   label();
 })();

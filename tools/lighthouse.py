@@ -1,0 +1,131 @@
+"""`make lighthouse`: Lighthouse 12.2.3 (mobile preset) on the home page and each chapter.
+
+Builds the site, serves it on 127.0.0.1, runs Lighthouse with Debian's Chromium
+(CHROME_PATH=/usr/bin/chromium) and prints the four scores and the page weight.
+A benchmark, not a test: it asserts nothing. Installs Lighthouse into
+tools/lighthouse/node_modules on first use (`npm ci`-style, exact version).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+HERE = ROOT / "tools" / "lighthouse"
+CLI = HERE / "node_modules" / ".bin" / "lighthouse"
+FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    """Static files, gzip-compressed as GitHub Pages serves them."""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        compressible = path.suffix in {".html", ".css", ".js", ".json", ".svg", ".xml", ".map"}
+        if (
+            not compressible
+            or "gzip" not in self.headers.get("Accept-Encoding", "")
+            or not path.is_file()
+        ):
+            return super().send_head()
+        if self.path.split("?")[0].endswith("/") is False and path.name == "index.html":
+            return super().send_head()  # let the base class redirect /dir to /dir/
+        body = gzip.compress(path.read_bytes())
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+def main() -> int:
+    from tests.site import mkdocs_build
+    from tools.notebooks import chapters
+
+    if not CLI.exists():
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=HERE, check=True
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        result = mkdocs_build(ROOT, site)
+        if result.returncode:
+            print(result.stderr[-3000:])
+            return 1
+        server = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site))
+        )
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}/"
+        paths = [""] + [f"{page.stem}/" for page in chapters()]
+        env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
+        print(f"{'page':28} perf  a11y  best   seo   weight")
+        for path in paths:
+            report = Path(tmp) / "report.json"
+            subprocess.run(
+                [
+                    str(CLI),
+                    base + path,
+                    "--quiet",
+                    "--output=json",
+                    f"--output-path={report}",
+                    f"--chrome-flags={FLAGS}",
+                    f"--only-categories={','.join(CATEGORIES)}",
+                ],
+                env=env,
+                check=False,
+                capture_output=True,
+                timeout=300,
+            )
+            if not report.exists():
+                print(f"/{path:27} lighthouse failed")
+                continue
+            data = json.loads(report.read_text())
+            scores = [round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES]
+            weight = data["audits"]["total-byte-weight"]["numericValue"] / 1024
+            failing = [
+                a
+                for c in CATEGORIES[1:]
+                for ref in data["categories"][c]["auditRefs"]
+                if ref["weight"] and (a := data["audits"][ref["id"]])["score"] not in (1, None)
+            ]
+            metrics = " ".join(
+                f"{key}={data['audits'][audit]['displayValue']}"
+                for key, audit in (
+                    ("FCP", "first-contentful-paint"),
+                    ("LCP", "largest-contentful-paint"),
+                    ("TBT", "total-blocking-time"),
+                    ("CLS", "cumulative-layout-shift"),
+                )
+            )
+            line = (
+                f"/{path:27} "
+                + "  ".join(f"{s:4d}" for s in scores)
+                + f"   {weight:5.0f} KiB  {metrics}"
+            )
+            print(line + (f"   ({', '.join(a['id'] for a in failing)})" if failing else ""))
+            report.unlink()
+        server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,17 +16,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import fnmatch
 import os
 import re
+import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
-from pytest_examples import CodeExample, EvalExample
+from pytest_examples import CodeExample, EvalExample, run_code
+from pytest_examples.run_code import MockPrintFunction
 
 from tests.examples import display_path, markers
 from tests.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
@@ -125,6 +129,33 @@ def _compare_output(example: CodeExample, updated: str | None, shown: str) -> No
             )
 
 
+@contextlib.contextmanager
+def _print_untraced() -> Iterator[None]:
+    """Run pytest-examples' print capture without the shape tracer.
+
+    It calls ``inspect.stack()`` on every print: thousands of Python calls that the
+    tracer would otherwise be asked about, for frames it never traces anyway.
+    """
+    original = MockPrintFunction.__call__
+
+    def call(self, *args: Any, **kwargs: Any) -> None:
+        tracer = sys.gettrace()
+        sys.settrace(None)
+        try:
+            original(self, *args, **kwargs)
+        finally:
+            sys.settrace(tracer)
+
+    depth = run_code.parent_frame_id
+    MockPrintFunction.__call__ = call
+    run_code.parent_frame_id = depth + 1  # it finds the caller by depth: one frame more now
+    try:
+        yield
+    finally:
+        MockPrintFunction.__call__ = original
+        run_code.parent_frame_id = depth
+
+
 class _CountBackward:
     """Count backward() calls that completed (Tensor.backward goes through here)."""
 
@@ -153,6 +184,7 @@ def run_example(
     *,
     seed: int | None = None,
     lint: bool = True,
+    checks: bool = True,
 ) -> dict[str, Any]:
     """Lint, run and check one example; raise ``ExampleFailure`` naming file and line."""
     __tracebackhide__ = True
@@ -175,6 +207,9 @@ def run_example(
         eval_example.lint_ruff(example)
 
     run_file = eval_example.tmp_path / f"{example.module_name}.py"
+    if not checks:  # `make bench` only: the examples' cost without shape/grad/device checks
+        eval_example.run_print_check(example)
+        return {}
     try:
         checker = ShapeChecker(example.source, run_file, shown, example.start_line)
     except ShapeCommentError as exc:
@@ -183,7 +218,7 @@ def run_example(
     torch.manual_seed(int.from_bytes(os.urandom(4)) if seed is None else seed)
     grad_mode, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
     try:
-        with checker, _CountBackward() as backward:
+        with checker, _CountBackward() as backward, _print_untraced():
             if eval_example.update_examples:
                 module_globals = eval_example.run_print_update(example)
             else:

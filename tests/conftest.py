@@ -14,6 +14,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="cpu",
         help="run every example on this device (default: cpu)",
     )
+    parser.addoption(
+        "--bench-no-checks",
+        action="store_true",
+        help="benchmark only (make bench): run examples without shape/gradient/device checks",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,6 +37,19 @@ def pytest_configure(config: pytest.Config) -> None:
             f"{torch.cuda.device_count()} CUDA devices). Run it on a machine with an NVIDIA GPU "
             "and a CUDA build of torch."
         )
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if config.getoption("bench_no_checks"):
+        terminalreporter.write_line(
+            "WARNING: shape, gradient and device checks were DISABLED (--bench-no-checks)",
+            red=True,
+        )
+
+
+@pytest.fixture(scope="session")
+def checks(pytestconfig: pytest.Config) -> bool:
+    return not pytestconfig.getoption("bench_no_checks")
 
 
 @pytest.fixture(scope="session")

@@ -33,6 +33,7 @@ from typing import Any
 
 import torch
 
+_ANY_CLAIM = re.compile(r"#\s*[A-Za-z_]\w*\s*:\s*\(?\s*\[")
 _TRIGGER = re.compile(r"^[A-Za-z_]\w*\s*:\s*\(?\s*\[")
 _CLAIM = re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*:\s*")
 _SYMBOL = re.compile(r"[A-Za-z_]\w*$")
@@ -70,6 +71,7 @@ class Site:
     last: int
     comment_line: int
     claims: list[Claim]
+    scope: int = 0  # first line of the enclosing function or class; 0 for the module
 
 
 def _parse_spec(text: str, pos: int) -> tuple[Spec, int]:
@@ -141,6 +143,8 @@ def fmt(spec: Spec) -> str:
 
 def _sites(source: str, where) -> list[Site]:
     """Find every shape comment and the statement it belongs to."""
+    if not _ANY_CLAIM.search(source):
+        return []  # no shape comment at all: nothing to parse
     tree = ast.parse(source)
     spans: list[tuple[str, int, int, ast.AST]] = []
     for node in ast.walk(tree):
@@ -152,6 +156,16 @@ def _sites(source: str, where) -> list[Site]:
             spans.append(("def", node.lineno, node.body[0].lineno - 1, node))
         elif isinstance(node, ast.For):
             spans.append(("assign", node.lineno, node.body[0].lineno - 1, node))
+    scopes = [
+        (min([d.lineno for d in n.decorator_list] + [n.lineno]), n.lineno, n.end_lineno)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+
+    def scope_of(line: int) -> int:
+        inside = [s for s in scopes if s[1] < line <= s[2]]
+        return max(inside, key=lambda s: s[1])[0] if inside else 0
+
     sites = []
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         if tok.type != tokenize.COMMENT:
@@ -178,7 +192,7 @@ def _sites(source: str, where) -> list[Site]:
             )
         if kind == "def":
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
-        sites.append(Site(kind, first, max(first, last), line, claims))
+        sites.append(Site(kind, first, max(first, last), line, claims, scope_of(first)))
     return sites
 
 
@@ -207,6 +221,8 @@ class ShapeChecker:
             else:
                 for line in range(site.first, site.last + 1):
                     self.by_line[line] = site
+        # Frames are traced line by line only where a claim sits: the rest cost one call event.
+        self.traced = {site.scope for site in self.sites if site.kind != "def"}
         self.reached: set[int] = set()
         self.checked: set[int] = set()
         self.errors: list[str] = []
@@ -227,40 +243,48 @@ class ShapeChecker:
             sys.settrace(self._previous)
 
     def _call(self, frame, event, arg):
-        if frame.f_code.co_filename != self.run_file or frame.f_code.co_name in _INNER_FRAMES:
+        code = frame.f_code
+        if code.co_filename != self.run_file or code.co_name in _INNER_FRAMES:
             return None  # comprehensions and lambdas run in frames of their own line
+        module = code.co_name == "<module>"
         scope = _Scope()
-        site = self.defs.get(frame.f_code.co_firstlineno)
-        if site is not None and frame.f_code.co_name != "<module>":
+        site = None if module else self.defs.get(code.co_firstlineno)
+        if site is not None:
             self.reached.add(site.comment_line)
             self._check_site(site, frame.f_locals, scope)
-        state = {"pending": None, "last": 0, "raised": False}
+        if (0 if module else code.co_firstlineno) not in self.traced:
+            return None
+        pending: Site | None = None  # an assignment whose line is running
+        last, raised = 0, False
+        by_line, reached = self.by_line, self.reached
 
         def local(frame, event, arg):
+            nonlocal pending, last, raised
             line = frame.f_lineno
-            pending = state["pending"]
             if event == "line":
                 if pending is not None and not pending.first <= line <= pending.last:
-                    state["pending"] = None
-                    self._check_site(pending, frame.f_locals, scope)
-                if line < state["last"]:
+                    done, pending = pending, None
+                    self._check_site(done, frame.f_locals, scope)
+                if line < last:
                     scope.bound.clear()  # a loop went round: a fresh binding
-                state["last"], state["raised"] = line, False
-                site = self.by_line.get(line)
+                last, raised = line, False
+                site = by_line.get(line)
                 if site is not None:
-                    self.reached.add(site.comment_line)
-                    if site.kind == "assign" and state["pending"] is not site:
-                        state["pending"] = site
+                    reached.add(site.comment_line)
+                    if site.kind == "assign":
+                        pending = site
             elif event == "exception":
-                state["pending"], state["raised"] = None, True
-            elif event == "return" and not state["raised"]:
+                pending, raised = None, True
+            elif event == "return" and not raised:
                 if pending is not None:
-                    state["pending"] = None
-                    self._check_site(pending, frame.f_locals, scope)
-                site = self.by_line.get(line)
+                    done, pending = pending, None
+                    self._check_site(done, frame.f_locals, scope)
+                site = by_line.get(line)
                 if site is not None and site.kind == "return":
                     self._check_value(site, site.claims[0], arg, scope)
             return local
+
+        return local
 
         return local
 

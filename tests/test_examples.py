@@ -10,9 +10,11 @@ from tests.examples import all_examples, device_idiom_problems, example_id
 
 
 @pytest.mark.parametrize("example", all_examples(), ids=example_id)
-def test_example(example: CodeExample, eval_example: EvalExample, device: str) -> None:
+def test_example(
+    example: CodeExample, eval_example: EvalExample, device: str, checks: bool
+) -> None:
     try:
-        run_example(example, eval_example, device)
+        run_example(example, eval_example, device, checks=checks)
     except ExampleFailure as exc:
         pytest.fail(str(exc), pytrace=False)
 

@@ -3,7 +3,8 @@
     python tools/notebooks.py           # write docs/notebooks/<chapter>.ipynb, executed
     python tools/notebooks.py --check   # exit 1 if a committed notebook is stale
 
-Code cells are the snippet files the chapter includes, in page order, verbatim.
+Code cells are the snippet files the chapter includes, in page order, verbatim
+(except those marked `# requires: cuda`, which run only in the GPU job).
 Markdown cells are the chapter's section headings, each with the first sentence of
 the section and a link back to it. The notebooks are executed here so that the
 download carries real outputs; tests/test_notebooks.py proves they are not stale
@@ -25,7 +26,7 @@ from markdown.extensions.toc import slugify
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.examples import INCLUDE  # noqa: E402
+from tests.examples import INCLUDE, MARKER  # noqa: E402
 from tests.site import load_config  # noqa: E402
 
 NOTEBOOKS = ROOT / "docs" / "notebooks"
@@ -52,6 +53,15 @@ def _first_sentence(paragraph: str) -> str:
     return m.group(0) if m else text
 
 
+def cuda_only(snippet: str) -> bool:
+    """Snippets marked `# requires: cuda` stay out: notebooks are executed on the CPU at build."""
+    source = (ROOT / "snippets" / snippet).read_text("utf-8")
+    return any(
+        (m := MARKER.match(line)) and m.group("key") == "requires" and "cuda" in m.group("value")
+        for line in source.splitlines()
+    )
+
+
 def chapters() -> list[Path]:
     """Pages that include at least one snippet, in nav order."""
     config = load_config()
@@ -72,7 +82,7 @@ def _sections(page: Path, probe: bool = False) -> list[Section]:
             in_fence = not in_fence
         m = INCLUDE.match(line)
         if m and not m.group("escaped") and sections:
-            if m.group("path") not in seen:
+            if m.group("path") not in seen and not cuda_only(m.group("path")):
                 seen.add(m.group("path"))
                 sections[-1].snippets.append(m.group("path"))
             continue

@@ -32,6 +32,14 @@ DEVICE_IDIOM = (
 )
 
 
+ANNOTATION = re.compile(r"[ \t]*# \(\d+\)!$", re.M)
+
+
+def without_annotations(source: str) -> str:
+    """Source as a reader copies it: Material drops the `# (1)!` code-annotation markers."""
+    return ANNOTATION.sub("", source)
+
+
 def snippet_examples(root: Path = ROOT) -> list[CodeExample]:
     examples = []
     for path in sorted((root / "snippets").rglob("*.py")):

@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.examples import ROOT, expected_output
+from tests.examples import ANNOTATION, ROOT, expected_output, without_annotations
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
@@ -34,7 +34,6 @@ FLAGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-ANNOTATION = re.compile(r"# \(\d+\)!$", re.M)
 
 pytestmark = pytest.mark.browser
 
@@ -201,7 +200,7 @@ def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site
                 sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
             )
             for snippet in matches:
-                source = ANNOTATION.sub("", snippet.read_text("utf-8"))
+                source = without_annotations(snippet.read_text("utf-8"))
                 if _lines(text) == _lines(source):
                     to_run.append((f"/{path}: {title}", text, expected_output(source)))
                     break

@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.examples import ROOT, expected_output
+from tests.examples import ROOT, expected_output, without_annotations
 
 sys.path.insert(0, str(ROOT / "tools"))
 import notebooks  # noqa: E402
@@ -67,7 +67,8 @@ def test_code_cells_are_the_snippets_in_page_order(page: Path) -> None:
     cells = snippet_cells(notebook)
     assert [snippet for snippet, _ in cells] == included
     for snippet, source in cells:
-        assert source == (ROOT / "snippets" / snippet).read_text("utf-8").rstrip("\n"), snippet
+        expected = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8"))
+        assert source == expected.rstrip("\n"), snippet
 
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)

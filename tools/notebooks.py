@@ -3,8 +3,9 @@
     python tools/notebooks.py           # write docs/notebooks/<chapter>.ipynb, executed
     python tools/notebooks.py --check   # exit 1 if a committed notebook is stale
 
-Code cells are the snippet files the chapter includes, in page order, verbatim
-(except those marked `# requires: cuda`, which run only in the GPU job).
+Code cells are the snippet files the chapter includes, in page order, verbatim but
+for the page's code-annotation markers (`# (1)!`), which mean nothing in a notebook.
+Snippets marked `# requires: cuda` are left out: they run only in the GPU job.
 Markdown cells are the chapter's section headings, each with the first sentence of
 the section and a link back to it. The notebooks are executed here so that the
 download carries real outputs; tests/test_notebooks.py proves they are not stale
@@ -26,7 +27,7 @@ from markdown.extensions.toc import slugify
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.examples import INCLUDE, MARKER  # noqa: E402
+from tests.examples import INCLUDE, MARKER, without_annotations  # noqa: E402
 from tests.site import load_config  # noqa: E402
 
 NOTEBOOKS = ROOT / "docs" / "notebooks"
@@ -125,7 +126,8 @@ def build_notebook(page: Path) -> nbformat.NotebookNode:
             link = f"([Read this section]({page_url}#{section.anchor}))"
             cells.append(nbformat.v4.new_markdown_cell(f"## {section.title}\n\n{context}{link}"))
         for snippet in section.snippets:
-            source = (ROOT / "snippets" / snippet).read_text("utf-8").rstrip("\n")
+            source = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8"))
+            source = source.rstrip("\n")
             cells.append(nbformat.v4.new_code_cell(source, metadata={"snippet": snippet}))
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {

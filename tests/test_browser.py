@@ -7,6 +7,7 @@ Without /usr/bin/chromium these tests skip on a developer machine and fail in CI
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -51,16 +52,24 @@ REVEAL = """button => {
 }"""
 
 
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve a folder on 127.0.0.1 for as long as the block runs; yields its URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+
+
 @pytest.fixture(scope="session")
 def site_url(built_site) -> Iterator[str]:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
+    with serve(site) as url:
+        yield url
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -68,13 +77,18 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def browser():
-    if not CHROMIUM.exists():
-        message = f"{CHROMIUM} not found: install Debian's chromium (.ci/run does)"
-        if os.environ.get("CI") == "true":
+def require_chromium(path: Path, ci: bool) -> None:
+    """No browser: a failure in CI, a skip (with the reason) on a developer's machine."""
+    if not path.exists():
+        message = f"{path} not found: install Debian's chromium (.ci/run does)"
+        if ci:
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    require_chromium(CHROMIUM, os.environ.get("CI") == "true")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -265,22 +279,48 @@ def test_palette_toggle_switches_and_is_remembered(visit: Visit) -> None:
     assert _scheme(visit) == second
 
 
+def axe_violations(page, axe) -> list[dict]:
+    return axe.run(page).response["violations"]
+
+
 def test_no_accessibility_violations_in_either_palette(visit: Visit, built_site) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    axe, problems = Axe(), []
-    for scheme_round in range(2):
+    axe, problems, schemes = Axe(), [], [set(), set()]
+    for round_ in range(2):
+        if round_:
+            _toggle_palette(visit)  # remembered (localStorage) for every page that follows
         for path in pages(built_site):
             visit.goto(path)
-            if scheme_round == 0 and path == "":
-                first_scheme = _scheme(visit)
-            results = axe.run(visit.page)
-            for violation in results.response["violations"]:
+            scheme = _scheme(visit)
+            schemes[round_].add(scheme)
+            for violation in axe_violations(visit.page, axe):
                 targets = [n["target"] for n in violation["nodes"]][:3]
                 problems.append(
-                    f"/{path} [{_scheme(visit)}]: {violation['id']}: {violation['help']} {targets}"
+                    f"/{path} [{scheme}]: {violation['id']}: {violation['help']} {targets}"
                 )
-        if scheme_round == 0:
-            _toggle_palette(visit)
-            assert _scheme(visit) != first_scheme
+    assert sorted(map(sorted, schemes)) == [["default"], ["slate"]], schemes  # one palette a round
     assert not problems, "\n".join(problems)
+
+
+# -- self-tests: each browser check fails on a broken page ----------------------------
+def test_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path: Path) -> None:
+    with pytest.raises(pytest.fail.Exception, match="not found"):
+        require_chromium(tmp_path / "chromium", ci=True)
+    with pytest.raises(pytest.skip.Exception, match="not found"):
+        require_chromium(tmp_path / "chromium", ci=False)
+
+
+def test_checks_catch_a_broken_page(browser) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    with serve(ROOT / "tests" / "fixtures" / "browser") as url:
+        tab = Visit(browser, url)
+        try:
+            tab.goto("broken.html", idle=True)
+            assert tab.foreign == ["https://cdn.example.org/tracker.js"]
+            assert any("broken on purpose" in e for e in tab.errors), tab.errors
+            violations = {v["id"] for v in axe_violations(tab.page, Axe())}
+            assert {"image-alt", "button-name"} <= violations, violations
+        finally:
+            tab.context.close()

@@ -107,7 +107,7 @@ def expected_output(source: str) -> list[str]:
                 quoted.append(stripped)
         elif stripped.startswith("#> ") or stripped == "#>":
             lines.append(stripped[3:])
-        elif stripped in ('"""', "'''") and lines is not None:
+        elif stripped in ('"""', "'''"):
             quoted = []
     return lines
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.examples import ROOT, expected_output, without_annotations
+from tests.examples import INCLUDE, ROOT, expected_output, without_annotations
 
 sys.path.insert(0, str(ROOT / "tools"))
 import notebooks  # noqa: E402
@@ -61,8 +61,13 @@ def test_code_cells_are_the_snippets_in_page_order(page: Path) -> None:
     notebook = nbformat.read(notebooks.target(page), as_version=4)
     included = []
     for line in page.read_text("utf-8").splitlines():
-        m = re.match(r'^\s*-+8<-+\s+"(?P<path>[^"]+)"', line)
-        if m and m.group("path") not in included and not notebooks.cuda_only(m.group("path")):
+        m = INCLUDE.match(line)
+        if (
+            m
+            and not m.group("escaped")
+            and m.group("path") not in included
+            and not notebooks.cuda_only(m.group("path"))
+        ):
             included.append(m.group("path"))
     cells = snippet_cells(notebook)
     assert [snippet for snippet, _ in cells] == included

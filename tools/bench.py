@@ -63,7 +63,7 @@ def harness() -> None:
     )
 
 
-def _run_once(code, path: Path, checker_cls) -> float:
+def _run_once(code, path: Path, traced: bool) -> float:
     import torch
 
     from tests.shapes import ShapeChecker
@@ -72,7 +72,7 @@ def _run_once(code, path: Path, checker_cls) -> float:
     module = {"__name__": "__main__", "__file__": str(path)}
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
-        if checker_cls is None:
+        if not traced:
             exec(code, module)
         else:
             with ShapeChecker(path.read_text(), str(path), str(path)):
@@ -97,16 +97,14 @@ def checks() -> None:
         runs["without"].append(timed([*base, "--bench-no-checks"])[0])
     with_, without = min(runs["with"]), min(runs["without"])
     # The same in-process, snippet bodies only: no pytest, no lint, no print capture.
-    from tests.shapes import ShapeChecker
-
     rows = []
     for path in sorted((ROOT / "snippets").rglob("*.py")):
         if "# requires: cuda" in path.read_text():
             continue  # runs only under --device cuda
         code = compile(path.read_text(), str(path), "exec")
-        _run_once(code, path, None)  # warm up imports and kernels
-        plain = min(_run_once(code, path, None) for _ in range(7))
-        checked = min(_run_once(code, path, ShapeChecker) for _ in range(7))
+        _run_once(code, path, False)  # warm up imports and kernels
+        plain = min(_run_once(code, path, False) for _ in range(7))
+        checked = min(_run_once(code, path, True) for _ in range(7))
         rows.append((path.relative_to(ROOT / "snippets").as_posix(), plain, checked))
     total_plain = sum(r[1] for r in rows)
     total_checked = sum(r[2] for r in rows)

@@ -37,6 +37,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         path = Path(self.translate_path(self.path))
         if path.is_dir():
+            if not self.path.split("?")[0].endswith("/"):
+                return super().send_head()  # the base class redirects /dir to /dir/
             path = path / "index.html"
         compressible = path.suffix in {".html", ".css", ".js", ".json", ".svg", ".xml", ".map"}
         if (
@@ -45,8 +47,6 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
             or not path.is_file()
         ):
             return super().send_head()
-        if self.path.split("?")[0].endswith("/") is False and path.name == "index.html":
-            return super().send_head()  # let the base class redirect /dir to /dir/
         body = gzip.compress(path.read_bytes())
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))

@@ -102,3 +102,102 @@ def test_harness_code_is_linted() -> None:
         [str(ruff), "check", "tests", "hooks", "tools"], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- lean code blocks (hooks/lean_code.py) ----------------------------------------------
+PLAIN_SPAN = re.compile(r'<span class="(?:n|w|o|p)">')
+COLOURED_SPAN = re.compile(r'<span class="([^"]+)">')
+
+
+def code_text(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def lean_problems(before: str, after: str) -> list[str]:
+    """What the lean rewrite changed that a reader could see, or failed to remove."""
+    problems = []
+    if code_text(before) != code_text(after):
+        problems.append("the code's text changed")
+    kept = [c for c in COLOURED_SPAN.findall(before) if c not in {"n", "w", "o", "p"}]
+    if COLOURED_SPAN.findall(after) != kept:
+        problems.append("a coloured token lost or changed its span")
+    if PLAIN_SPAN.search(after):
+        problems.append(f"{len(PLAIN_SPAN.findall(after))} plain spans left")
+    return problems
+
+
+def highlighted(source: str) -> str:
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    return highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
+
+
+def lean(page_html: str) -> str:
+    sys.path.insert(0, str(ROOT / "hooks"))
+    import lean_code
+
+    return lean_code.on_page_content(page_html, page=None, config=None, files=None)
+
+
+def test_lean_code_keeps_every_snippets_text_and_colours() -> None:
+    problems = []
+    for path in sorted((ROOT / "snippets").rglob("*.py")):
+        before = highlighted(path.read_text("utf-8"))
+        problems += [f"{path.relative_to(ROOT)}: {p}" for p in lean_problems(before, lean(before))]
+    assert not problems, "\n".join(problems)
+
+
+def test_lean_code_check_catches_a_lossy_rewrite() -> None:
+    before = highlighted("x = f(1) and y  # note\n")
+    assert lean_problems(before, lean(before)) == []
+    assert "the code's text changed" in lean_problems(before, lean(before).replace("f(", "f"))
+    uncoloured = lean(before).replace('<span class="mi">1</span>', "1")
+    assert "a coloured token lost or changed its span" in lean_problems(before, uncoloured)
+    assert "plain spans left" in " ".join(lean_problems(before, before))
+
+
+def test_built_code_blocks_are_lean(built_site) -> None:
+    _, site = built_site
+    problems = [
+        f"{path.relative_to(site)}: {len(PLAIN_SPAN.findall(pre))} plain spans in a code block"
+        for path in sorted(site.rglob("*.html"))
+        for pre in re.findall(r"<pre\b.*?</pre>", path.read_text("utf-8"), re.S)
+        if PLAIN_SPAN.search(pre)
+    ]
+    assert not problems, "\n".join(problems[:10])
+
+
+PLAIN_COLOURS = ("name", "operator", "punctuation")
+
+
+def colour_problems(css: str) -> list[str]:
+    """The lean rewrite is invisible only if names, operators and punctuation share
+    the code text colour, in both palettes."""
+    problems = []
+    for scheme in ("default", "slate"):
+        block = re.search(rf'\[data-md-color-scheme="{scheme}"\]\s*\{{(.*?)\}}', css, re.S)
+        found = {}
+        for kind in PLAIN_COLOURS:
+            m = re.search(rf"--md-code-hl-{kind}-color:\s*([^;]+);", block[1] if block else "")
+            found[kind] = m[1].strip() if m else None
+        if None in found.values() or len(set(found.values())) != 1:
+            problems.append(f"{scheme}: name, operator and punctuation colours differ: {found}")
+    if not re.search(
+        r"\.highlight[^{]*\{\s*--md-code-fg-color:\s*var\(--md-code-hl-name-color\)", css
+    ):
+        problems.append("code text does not take --md-code-hl-name-color")
+    return problems
+
+
+def test_plain_tokens_share_the_code_colour() -> None:
+    css = (ROOT / "docs" / "assets" / "extra.css").read_text("utf-8")
+    assert colour_problems(css) == []
+    broken = css.replace(
+        "--md-code-hl-operator-color: #e6e6e6;", "--md-code-hl-operator-color: #d0d0d0;"
+    )
+    assert colour_problems(broken) == [
+        "slate: name, operator and punctuation colours differ: "
+        "{'name': '#e6e6e6', 'operator': '#d0d0d0', 'punctuation': '#e6e6e6'}"
+    ]

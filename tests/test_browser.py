@@ -264,10 +264,12 @@ def _scheme(visit: Visit) -> str:
 
 
 def _toggle_palette(visit: Visit) -> None:
-    visit.page.locator("form[data-md-component=palette] label:visible").first.click()
+    visit.page.locator("[data-palette-toggle] button:visible").click()
 
 
 def test_palette_toggle_switches_and_is_remembered(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
     visit.goto("")
     first = _scheme(visit)
     _toggle_palette(visit)
@@ -277,6 +279,24 @@ def test_palette_toggle_switches_and_is_remembered(visit: Visit) -> None:
     assert _scheme(visit) == second
     visit.goto("forward_pass/")
     assert _scheme(visit) == second
+    # From the keyboard: focus stays on the toggle, so Enter switches back.
+    visit.page.locator("[data-palette-toggle] button:visible").focus()
+    visit.page.keyboard.press("Enter")
+    assert _scheme(visit) == first
+    expect(visit.page.locator("[data-palette-toggle] button:visible")).to_be_focused()
+
+
+def test_first_visit_follows_the_system_colour_scheme(visit: Visit) -> None:
+    from playwright.sync_api import expect
+
+    page = visit.page
+    for preference, scheme in (("dark", "slate"), ("light", "default")):
+        page.emulate_media(color_scheme=preference)
+        visit.goto("")
+        page.evaluate("localStorage.clear()")
+        visit.goto("forward_pass/")
+        assert _scheme(visit) == scheme, preference
+        expect(page.locator("[data-palette-toggle] button:visible")).to_have_count(1)
 
 
 def axe_violations(page, axe) -> list[dict]:

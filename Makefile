@@ -33,7 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)
 
 lighthouse: $(STAMP)
-	$(BIN)/python tools/lighthouse.py
+	$(BIN)/python tools/lighthouse.py $(ARGS)
 
 # Re-resolve pyproject.toml's dependencies in a scratch venv and pin the result.
 lock:

@@ -39,8 +39,8 @@ FLAGS = [
 pytestmark = pytest.mark.browser
 
 # Open the collapsed block or select the content tab that hides a code block.
-REVEAL = """button => {
-  for (let el = button; el; el = el.parentElement) {
+REVEAL = """node => {
+  for (let el = node; el; el = el.parentElement) {
     if (el.tagName === "DETAILS") el.open = true;
     if (el.parentElement && el.parentElement.classList.contains("tabbed-content")) {
       const set = el.closest(".tabbed-set");
@@ -48,7 +48,7 @@ REVEAL = """button => {
       set.querySelectorAll(":scope > input")[index].click();
     }
   }
-  button.scrollIntoView();
+  node.scrollIntoView();
 }"""
 
 
@@ -120,9 +120,11 @@ class Visit:
     def goto(self, path: str, *, idle: bool = False) -> None:
         """Open a page; ``idle`` waits until no request is left (for request checks)."""
         self.page.goto(self.base + path, wait_until="networkidle" if idle else "load")
-        # Material and the site's scripts finish their work in animation frames.
+        # Material and the site's scripts finish their work in animation frames, and
+        # a11y.js its last pass when the browser is idle.
         self.page.evaluate(
-            "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+            "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>"
+            " requestIdleCallback(r, {timeout: 2000}))))"
         )
 
 
@@ -164,14 +166,26 @@ def test_search_finds_a_chapter_by_its_own_term(visit: Visit) -> None:
 
 
 def _copied_blocks(visit: Visit) -> list[tuple[str, str]]:
-    """(title, clipboard text) for every code block with a copy button on the page."""
+    """(title, clipboard text) for every code block on the page, each of which must
+    have a copy button. Material adds the buttons as blocks scroll into view
+    (``content.lazy``), so each block is revealed and scrolled to first."""
+    from playwright.sync_api import expect
+
     copied = []
-    buttons = visit.page.locator("button.md-code__button[data-md-type=copy]")
-    for i in range(buttons.count()):
-        button = buttons.nth(i)
-        block = button.locator("xpath=ancestor::div[contains(@class,'highlight')][1]")
-        title = block.locator(".filename").all_inner_texts()
-        button.evaluate(REVEAL)
+    blocks = visit.page.locator(".md-content pre > code")
+    for i in range(blocks.count()):
+        code = blocks.nth(i)
+        code.evaluate(REVEAL)
+        code.scroll_into_view_if_needed()
+        button = code.locator("xpath=..").locator(
+            ":scope > nav > button.md-code__button[data-md-type=copy]"
+        )
+        expect(button, f"code block {i + 1} has no copy button").to_have_count(1)
+        title = (
+            code.locator("xpath=ancestor::div[contains(@class,'highlight')][1]")
+            .locator(".filename")
+            .all_inner_texts()
+        )
         visit.page.evaluate("navigator.clipboard.writeText('')")
         button.click()
         text = visit.page.evaluate("navigator.clipboard.readText()")

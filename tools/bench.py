@@ -172,7 +172,7 @@ def lighthouse() -> None:
     sys.path.insert(0, str(ROOT / "tools"))
     import lighthouse as lh
 
-    lh.main()
+    lh.main([])
 
 
 SECTIONS = {

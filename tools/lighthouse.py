@@ -1,13 +1,17 @@
 """`make lighthouse`: Lighthouse 12.2.3 (mobile preset) on the home page and each chapter.
 
 Builds the site, serves it on 127.0.0.1, runs Lighthouse with Debian's Chromium
-(CHROME_PATH=/usr/bin/chromium) and prints the four scores and the page weight.
+(CHROME_PATH=/usr/bin/chromium) three times per page and prints the median run's
+four scores, page weight and metrics, and the spread of the performance score.
+`--runs N`, `--site DIR` (measure a site already built) and `--save DIR` (keep the
+JSON reports, e.g. to read `mainthread-work-breakdown`) are for authors.
 A benchmark, not a test: it asserts nothing. Installs Lighthouse into
 tools/lighthouse/node_modules on first use (`npm ci`-style, exact version).
 """
 
 from __future__ import annotations
 
+import argparse
 import functools
 import gzip
 import http.server
@@ -56,20 +60,72 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
-def main() -> int:
+def run_lighthouse(url: str, report: Path, env: dict) -> dict | None:
+    """One Lighthouse run; its JSON report, or None when Lighthouse failed."""
+    subprocess.run(
+        [
+            str(CLI),
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={report}",
+            f"--chrome-flags={FLAGS}",
+            f"--only-categories={','.join(CATEGORIES)}",
+        ],
+        env=env,
+        check=False,
+        capture_output=True,
+        timeout=300,
+    )
+    return json.loads(report.read_text()) if report.exists() else None
+
+
+def summary(path: str, runs: list[dict]) -> str:
+    """The median run by performance (as Lighthouse's docs advise), and the spread."""
+    perf = sorted(round(100 * (r["categories"]["performance"]["score"] or 0)) for r in runs)
+    data = sorted(runs, key=lambda r: r["categories"]["performance"]["score"] or 0)[len(runs) // 2]
+    scores = [round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES]
+    weight = data["audits"]["total-byte-weight"]["numericValue"] / 1024
+    failing = [
+        a["id"]
+        for c in CATEGORIES[1:]
+        for ref in data["categories"][c]["auditRefs"]
+        if ref["weight"] and (a := data["audits"][ref["id"]])["score"] not in (1, None)
+    ]
+    metrics = " ".join(
+        f"{key}={data['audits'][audit]['displayValue']}"
+        for key, audit in (
+            ("FCP", "first-contentful-paint"),
+            ("LCP", "largest-contentful-paint"),
+            ("TBT", "total-blocking-time"),
+            ("CLS", "cumulative-layout-shift"),
+        )
+    )
+    spread = f"  perf {perf[0]}-{perf[-1]} over {len(runs)}" if len(runs) > 1 else ""
+    line = f"/{path:27} " + "  ".join(f"{s:4d}" for s in scores) + f"   {weight:5.0f} KiB"
+    return line + f"  {metrics}{spread}" + (f"   ({', '.join(failing)})" if failing else "")
+
+
+def main(argv: list[str] | None = None) -> int:
     from tests.site import mkdocs_build
     from tools.notebooks import chapters
 
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per page; the median is shown")
+    parser.add_argument("--site", type=Path, help="a built site to measure instead of building")
+    parser.add_argument("--save", type=Path, help="keep every JSON report in this folder")
+    args = parser.parse_args(argv)
     if not CLI.exists():
         subprocess.run(
             ["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=HERE, check=True
         )
     with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "site"
-        result = mkdocs_build(ROOT, site)
-        if result.returncode:
-            print(result.stderr[-3000:])
-            return 1
+        site = args.site or Path(tmp) / "site"
+        if not args.site:
+            result = mkdocs_build(ROOT, site)
+            if result.returncode:
+                print(result.stderr[-3000:])
+                return 1
         server = http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site))
         )
@@ -77,52 +133,17 @@ def main() -> int:
         base = f"http://127.0.0.1:{server.server_port}/"
         paths = [""] + [f"{page.stem}/" for page in chapters()]
         env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
-        print(f"{'page':28} perf  a11y  best   seo   weight")
+        print(f"{'page':28} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
         for path in paths:
-            report = Path(tmp) / "report.json"
-            subprocess.run(
-                [
-                    str(CLI),
-                    base + path,
-                    "--quiet",
-                    "--output=json",
-                    f"--output-path={report}",
-                    f"--chrome-flags={FLAGS}",
-                    f"--only-categories={','.join(CATEGORIES)}",
-                ],
-                env=env,
-                check=False,
-                capture_output=True,
-                timeout=300,
-            )
-            if not report.exists():
-                print(f"/{path:27} lighthouse failed")
-                continue
-            data = json.loads(report.read_text())
-            scores = [round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES]
-            weight = data["audits"]["total-byte-weight"]["numericValue"] / 1024
-            failing = [
-                a
-                for c in CATEGORIES[1:]
-                for ref in data["categories"][c]["auditRefs"]
-                if ref["weight"] and (a := data["audits"][ref["id"]])["score"] not in (1, None)
-            ]
-            metrics = " ".join(
-                f"{key}={data['audits'][audit]['displayValue']}"
-                for key, audit in (
-                    ("FCP", "first-contentful-paint"),
-                    ("LCP", "largest-contentful-paint"),
-                    ("TBT", "total-blocking-time"),
-                    ("CLS", "cumulative-layout-shift"),
-                )
-            )
-            line = (
-                f"/{path:27} "
-                + "  ".join(f"{s:4d}" for s in scores)
-                + f"   {weight:5.0f} KiB  {metrics}"
-            )
-            print(line + (f"   ({', '.join(a['id'] for a in failing)})" if failing else ""))
-            report.unlink()
+            runs = []
+            for i in range(args.runs):
+                folder = args.save or Path(tmp)
+                folder.mkdir(parents=True, exist_ok=True)
+                report = folder / f"{path.strip('/') or 'index'}-{i + 1}.json"
+                report.unlink(missing_ok=True)
+                if (data := run_lighthouse(base + path, report, env)) is not None:
+                    runs.append(data)
+            print(summary(path, runs) if runs else f"/{path:27} lighthouse failed")
         server.shutdown()
     return 0
 

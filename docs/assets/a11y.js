@@ -1,6 +1,6 @@
 // Accessible names for elements Material creates in the browser (checked by axe in
 // tests/test_browser.py): code-block toolbars, annotation markers, and notebook code
-// areas that scroll sideways.
+// areas that scroll sideways; and keyboard access to code blocks that scroll.
 (function () {
   function label() {
     document.querySelectorAll("nav.md-code__nav:not([aria-label])").forEach((nav, i) => {
@@ -28,4 +28,22 @@
   });
   observer.observe(document.documentElement, { childList: true, subtree: true });
   label();
+
+  // A code block that scrolls sideways must be reachable by keyboard (axe:
+  // scrollable-region-focusable). Material marks a block as it sets it up, and with
+  // content.lazy it sets up a block only once it scrolls into view; this marks the
+  // others in one pass (all reads, then all writes) once the browser is idle.
+  function markScrollable() {
+    const blocks = document.querySelectorAll(".md-content pre > code:not([tabindex])");
+    const wide = [...blocks].filter((code) => code.scrollWidth > code.clientWidth);
+    wide.forEach((code) => code.setAttribute("tabindex", "0"));
+  }
+  const idle = (fn) =>
+    window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 200);
+  if (typeof document$ !== "undefined") {
+    document$.subscribe(() => idle(markScrollable));
+  } else {
+    document.addEventListener("DOMContentLoaded", () => idle(markScrollable));
+  }
+  window.addEventListener("resize", () => idle(markScrollable));
 })();

@@ -356,5 +356,7 @@ def test_checks_catch_a_broken_page(browser) -> None:
             assert any("broken on purpose" in e for e in tab.errors), tab.errors
             violations = {v["id"] for v in axe_violations(tab.page, Axe())}
             assert {"image-alt", "button-name"} <= violations, violations
+            with pytest.raises(AssertionError, match="code block 1 has no copy button"):
+                _copied_blocks(tab)
         finally:
             tab.context.close()

@@ -23,6 +23,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.examples import ANNOTATION, ROOT, expected_output, without_annotations
+from tests.site import load_config
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
@@ -133,6 +134,44 @@ def visit(browser, site_url) -> Iterator[Visit]:
     tab = Visit(browser, site_url)
     yield tab
     tab.context.close()
+
+
+class SiteVisit(Visit):
+    """A tab that opens the site at its real address (``site_url``), answered from
+    the build folder. Material's instant navigation only follows links whose host
+    and port match its sitemap's, so on 127.0.0.1:<port> every click is a full page
+    load; here, as on GitHub Pages, it takes over."""
+
+    def __init__(self, browser, site: Path) -> None:
+        self.site = site
+        super().__init__(browser, load_config()["site_url"])
+
+    def _route(self, route) -> None:
+        url = urlparse(route.request.url)
+        base = urlparse(self.base)
+        if (url.scheme, url.netloc) != (base.scheme, base.netloc):
+            return super()._route(route)
+        file = self.site / url.path.removeprefix(base.path)
+        file = file / "index.html" if file.is_dir() else file
+        if file.is_file():
+            route.fulfill(path=file)
+        else:
+            route.fulfill(status=404, body="not found")
+
+
+@pytest.fixture
+def site_visit(browser, built_site) -> Iterator[SiteVisit]:
+    tab = SiteVisit(browser, built_site[1])
+    yield tab
+    tab.context.close()
+
+
+def same_document(page, action) -> bool:
+    """Whether ``action`` (a click) kept the page's JavaScript state: instant navigation."""
+    page.evaluate("window.__before_navigation = true")
+    action()
+    page.wait_for_load_state("load")
+    return page.evaluate("window.__before_navigation === true")
 
 
 def pages(built_site) -> list[str]:
@@ -250,9 +289,10 @@ def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site
     assert not problems, "\n".join(problems)
 
 
-def test_progress_survives_reload_and_navigation_and_resets(visit: Visit) -> None:
+def test_progress_survives_reload_and_navigation_and_resets(site_visit: SiteVisit) -> None:
     from playwright.sync_api import expect
 
+    visit = site_visit
     page = visit.page
     visit.goto("forward_pass/")
     button = page.locator("[data-chapter-complete]")
@@ -262,8 +302,10 @@ def test_progress_survives_reload_and_navigation_and_resets(visit: Visit) -> Non
     expect(button).to_have_attribute("aria-pressed", "true")
     page.reload(wait_until="load")
     expect(page.locator("[data-chapter-complete]")).to_have_attribute("aria-pressed", "true")
-    page.click("a.md-header__button.md-logo")  # instant navigation to the home page
     count = page.locator(".progress-count")
+    home = page.locator("a.md-header__button.md-logo")
+    assert same_document(page, home.click), "the home link was a full page load"
+    expect(page).to_have_url(visit.base)
     expect(count).to_have_text(re.compile(r"^1 of \d+ chapters complete$"))
     expect(page.locator(".progress-list a")).to_have_text(["The forward pass"])
     page.click("[data-progress-reset]")
@@ -313,6 +355,26 @@ def test_first_visit_follows_the_system_colour_scheme(visit: Visit) -> None:
         expect(page.locator("[data-palette-toggle] button:visible")).to_have_count(1)
 
 
+def test_instant_navigation_keeps_the_toggle_and_copy_buttons(site_visit: SiteVisit) -> None:
+    from playwright.sync_api import expect
+
+    visit, page = site_visit, site_visit.page
+    visit.goto("forward_pass/")
+    link = page.locator(".md-nav--primary a[href$='training_loop/']").first
+    assert same_document(page, link.click), "the chapter link was a full page load"
+    expect(page).to_have_url(visit.base + "training_loop/")
+    first = _scheme(visit)
+    _toggle_palette(visit)  # one listener: one click switches once
+    assert _scheme(visit) != first
+    _toggle_palette(visit)
+    assert _scheme(visit) == first
+    code = page.locator(".md-content pre > code").nth(3)
+    code.scroll_into_view_if_needed()
+    expect(
+        code.locator("xpath=..").locator(":scope > nav > button[data-md-type=copy]")
+    ).to_have_count(1)
+
+
 def axe_violations(page, axe) -> list[dict]:
     return axe.run(page).response["violations"]
 
@@ -343,6 +405,11 @@ def test_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path: Path) -> None
         require_chromium(tmp_path / "chromium", ci=True)
     with pytest.raises(pytest.skip.Exception, match="not found"):
         require_chromium(tmp_path / "chromium", ci=False)
+
+
+def test_instant_navigation_check_catches_a_full_page_load(visit: Visit) -> None:
+    visit.goto("forward_pass/")  # on 127.0.0.1:<port> Material does not navigate instantly
+    assert not same_document(visit.page, visit.page.locator("a.md-header__button.md-logo").click)
 
 
 def test_checks_catch_a_broken_page(browser) -> None:

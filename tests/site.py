@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +20,11 @@ class _AnyTagLoader(yaml.SafeLoader):
 
 
 _AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def html_text(fragment: str) -> str:
+    """The text a reader sees in an HTML fragment: tags dropped, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
 
 def load_config(root: Path = ROOT) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 import sys
 from collections import Counter
@@ -12,6 +11,7 @@ import nbformat
 import pytest
 
 from tests.examples import INCLUDE, ROOT, expected_output, without_annotations
+from tests.site import html_text
 
 sys.path.insert(0, str(ROOT / "tools"))
 import notebooks  # noqa: E402
@@ -96,9 +96,7 @@ def test_notebook_executed_at_build_prints_the_snippets_output(page: Path, built
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = (site / "notebooks" / page.stem / "index.html").read_text("utf-8")
     printed = Counter(
-        line
-        for m in STDOUT.finditer(rendered)
-        for line in html.unescape(re.sub(r"<[^>]+>", "", m.group("text"))).splitlines()
+        line for m in STDOUT.finditer(rendered) for line in html_text(m.group("text")).splitlines()
     )
     notebook = nbformat.read(notebooks.target(page), as_version=4)
     assert printed == expected_lines(notebook)

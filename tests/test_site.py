@@ -13,7 +13,10 @@ from urllib.parse import quote
 import pytest
 
 from tests.examples import ROOT
-from tests.site import bookkeeping, load_config
+from tests.site import bookkeeping, html_text, load_config
+
+sys.path.insert(0, str(ROOT / "hooks"))
+import lean_code  # noqa: E402
 
 
 def test_bookkeeping() -> None:
@@ -105,20 +108,17 @@ def test_harness_code_is_linted() -> None:
 
 
 # -- lean code blocks (hooks/lean_code.py) ----------------------------------------------
-PLAIN_SPAN = re.compile(r'<span class="(?:n|w|o|p)">')
+PLAIN = {"n", "w", "o", "p"}  # names, whitespace, operators, punctuation
+PLAIN_SPAN = re.compile(rf'<span class="(?:{"|".join(sorted(PLAIN))})">')
 COLOURED_SPAN = re.compile(r'<span class="([^"]+)">')
-
-
-def code_text(fragment: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
 
 def lean_problems(before: str, after: str) -> list[str]:
     """What the lean rewrite changed that a reader could see, or failed to remove."""
     problems = []
-    if code_text(before) != code_text(after):
+    if html_text(before) != html_text(after):
         problems.append("the code's text changed")
-    kept = [c for c in COLOURED_SPAN.findall(before) if c not in {"n", "w", "o", "p"}]
+    kept = [c for c in COLOURED_SPAN.findall(before) if c not in PLAIN]
     if COLOURED_SPAN.findall(after) != kept:
         problems.append("a coloured token lost or changed its span")
     if PLAIN_SPAN.search(after):
@@ -135,9 +135,6 @@ def highlighted(source: str) -> str:
 
 
 def lean(page_html: str) -> str:
-    sys.path.insert(0, str(ROOT / "hooks"))
-    import lean_code
-
     return lean_code.on_page_content(page_html, page=None, config=None, files=None)
 
 

@@ -49,8 +49,14 @@ REVEAL = """node => {
       set.querySelectorAll(":scope > input")[index].click();
     }
   }
-  node.scrollIntoView();
 }"""
+
+
+def copy_button(code):
+    """The copy button Material puts on the ``pre`` of a ``pre > code`` block."""
+    return code.locator("xpath=..").locator(
+        ":scope > nav > button.md-code__button[data-md-type=copy]"
+    )
 
 
 @contextlib.contextmanager
@@ -216,9 +222,7 @@ def _copied_blocks(visit: Visit) -> list[tuple[str, str]]:
         code = blocks.nth(i)
         code.evaluate(REVEAL)
         code.scroll_into_view_if_needed()
-        button = code.locator("xpath=..").locator(
-            ":scope > nav > button.md-code__button[data-md-type=copy]"
-        )
+        button = copy_button(code)
         expect(button, f"code block {i + 1} has no copy button").to_have_count(1)
         title = (
             code.locator("xpath=ancestor::div[contains(@class,'highlight')][1]")
@@ -370,9 +374,7 @@ def test_instant_navigation_keeps_the_toggle_and_copy_buttons(site_visit: SiteVi
     assert _scheme(visit) == first
     code = page.locator(".md-content pre > code").nth(3)
     code.scroll_into_view_if_needed()
-    expect(
-        code.locator("xpath=..").locator(":scope > nav > button[data-md-type=copy]")
-    ).to_have_count(1)
+    expect(copy_button(code)).to_have_count(1)
 
 
 def axe_violations(page, axe) -> list[dict]:

@@ -134,11 +134,11 @@ def main(argv: list[str] | None = None) -> int:
         paths = [""] + [f"{page.stem}/" for page in chapters()]
         env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
         print(f"{'page':28} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
+        folder = args.save or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         for path in paths:
             runs = []
             for i in range(args.runs):
-                folder = args.save or Path(tmp)
-                folder.mkdir(parents=True, exist_ok=True)
                 report = folder / f"{path.strip('/') or 'index'}-{i + 1}.json"
                 report.unlink(missing_ok=True)
                 if (data := run_lighthouse(base + path, report, env)) is not None:

@@ -10,10 +10,13 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test build bench lighthouse notebooks lock clean
 
-# (Re)install only when requirements.lock changed since the last install.
+# (Re)install only when requirements.lock changed since the last install. The .pth file
+# puts this checkout on the venv's import path, so tests, hooks, tools (and Zensical)
+# import the site's library, sitelib/, by name.
 $(STAMP): requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -c 'import sys, sysconfig, pathlib; pathlib.Path(sysconfig.get_path("purelib"), "training-step-docs.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
 	@touch $@
 
 serve: $(STAMP)
@@ -27,7 +30,7 @@ build: $(STAMP)
 
 # Regenerate docs/notebooks/ from the chapters' snippets (executed, with outputs).
 notebooks: $(STAMP)
-	$(BIN)/python tools/notebooks.py
+	$(BIN)/python -m sitelib.notebooks
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)

@@ -22,8 +22,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.examples import ANNOTATION, ROOT, expected_output, without_annotations
-from tests.site import load_config
+from sitelib.examples import ANNOTATION, expected_output, without_annotations
+from sitelib.project import ROOT, load_config
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pytest_examples import CodeExample, EvalExample
 
-from tests.checks import ExampleFailure, run_example
-from tests.examples import all_examples, device_idiom_problems, example_id
+from sitelib.checks import ExampleFailure, run_example
+from sitelib.examples import all_examples, device_idiom_problems, example_id
 
 
 @pytest.mark.parametrize("example", all_examples(), ids=example_id)

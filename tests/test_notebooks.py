@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from tests.examples import INCLUDE, ROOT, expected_output, without_annotations
-from tests.site import html_text
+from sitelib import notebooks
+from sitelib.examples import expected_output, without_annotations
+from sitelib.project import ROOT, chapters, html_text
 
-sys.path.insert(0, str(ROOT / "tools"))
-import notebooks  # noqa: E402
-
-CHAPTERS = notebooks.chapters()
+CHAPTERS = chapters()
 STDOUT = re.compile(
     r'class="jp-RenderedText jp-OutputArea-output[^"]*" data-mime-type="text/plain"[^>]*>\s*'
     r"<pre>(?P<text>.*?)</pre>",
@@ -59,18 +56,8 @@ def test_stale_notebook_is_detected(tmp_path: Path) -> None:
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
 def test_code_cells_are_the_snippets_in_page_order(page: Path) -> None:
     notebook = nbformat.read(notebooks.target(page), as_version=4)
-    included = []
-    for line in page.read_text("utf-8").splitlines():
-        m = INCLUDE.match(line)
-        if (
-            m
-            and not m.group("escaped")
-            and m.group("path") not in included
-            and not notebooks.cuda_only(m.group("path"))
-        ):
-            included.append(m.group("path"))
     cells = snippet_cells(notebook)
-    assert [snippet for snippet, _ in cells] == included
+    assert [snippet for snippet, _ in cells] == notebooks.notebook_snippets(page)
     for snippet, source in cells:
         expected = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8"))
         assert source == expected.rstrip("\n"), snippet

@@ -16,9 +16,9 @@ import pytest
 import torch
 from pytest_examples import CodeExample, EvalExample
 
-from tests.checks import ExampleFailure, check_devices, run_example
-from tests.examples import DEVICE_IDIOM, ROOT, all_examples, device_idiom_problems, snippet_examples
-from tests.site import bookkeeping, fixture_project, mkdocs_build
+from sitelib.checks import ExampleFailure, check_devices, run_example
+from sitelib.examples import DEVICE_IDIOM, all_examples, device_idiom_problems, snippet_examples
+from sitelib.project import ROOT, bookkeeping, fixture_project, mkdocs_build
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -91,6 +91,14 @@ def test_unseeded_example_fails(eval_example: EvalExample) -> None:
             r"misplaced.py:4: shape comment '# x: \[2, 3\]' is not on an assignment, return or def line",
         ),
         ("malformed.py", r"malformed.py:4: malformed shape comment"),
+        (
+            "wrong_dtype.py",
+            r"wrong_dtype.py:5: y: expected \[B, 3\] bfloat16, got dtype float16",
+        ),
+        (
+            "unknown_dtype.py",
+            r"unknown_dtype.py:4: malformed shape comment .*'float33' is not a torch dtype",
+        ),
     ],
 )
 def test_shape_comment_failures(fixture: str, message: str, eval_example: EvalExample) -> None:
@@ -197,6 +205,10 @@ def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:
     assert "Doc file 'index.md' contains a link 'no_such_page.md'" in log
     assert "Doc file 'index.md' contains a link '#no-such-heading'" in log
     assert "not_in_nav.md" in log
+
+
+def test_dtype_in_a_shape_comment_is_checked(eval_example: EvalExample) -> None:
+    run_example(example("shapes/dtype_ok.py"), eval_example)
 
 
 def test_shape_comment_on_a_line_with_a_comprehension_is_checked(eval_example: EvalExample) -> None:

@@ -12,11 +12,8 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.examples import ROOT
-from tests.site import bookkeeping, html_text, load_config
-
-sys.path.insert(0, str(ROOT / "hooks"))
-import lean_code  # noqa: E402
+from sitelib.lean_code import lean_page
+from sitelib.project import ROOT, bookkeeping, chapters, html_text, load_config
 
 
 def test_bookkeeping() -> None:
@@ -72,14 +69,7 @@ def test_foreign_resource_check_catches_a_cdn() -> None:
     assert not foreign_resources('<a href="https://docs.pytorch.org/">docs</a>')
 
 
-def chapter_pages() -> list[str]:
-    sys.path.insert(0, str(ROOT / "tools"))
-    import notebooks
-
-    return [page.stem for page in notebooks.chapters()]
-
-
-@pytest.mark.parametrize("chapter", chapter_pages())
+@pytest.mark.parametrize("chapter", [page.stem for page in chapters()])
 def test_chapter_furniture(chapter: str, built_site) -> None:
     _, site = built_site
     page = (site / chapter / "index.html").read_text("utf-8")
@@ -102,12 +92,15 @@ def test_chapter_furniture(chapter: str, built_site) -> None:
 def test_harness_code_is_linted() -> None:
     ruff = Path(sys.executable).parent / "ruff"
     result = subprocess.run(
-        [str(ruff), "check", "tests", "hooks", "tools"], cwd=ROOT, capture_output=True, text=True
+        [str(ruff), "check", "sitelib", "tests", "hooks", "tools"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-# -- lean code blocks (hooks/lean_code.py) ----------------------------------------------
+# -- lean code blocks (sitelib/lean_code.py) ----------------------------------------------
 PLAIN = {"n", "w", "o", "p"}  # names, whitespace, operators, punctuation
 PLAIN_SPAN = re.compile(rf'<span class="(?:{"|".join(sorted(PLAIN))})">')
 COLOURED_SPAN = re.compile(r'<span class="([^"]+)">')
@@ -134,23 +127,21 @@ def highlighted(source: str) -> str:
     return highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
 
 
-def lean(page_html: str) -> str:
-    return lean_code.on_page_content(page_html, page=None, config=None, files=None)
-
-
 def test_lean_code_keeps_every_snippets_text_and_colours() -> None:
     problems = []
     for path in sorted((ROOT / "snippets").rglob("*.py")):
         before = highlighted(path.read_text("utf-8"))
-        problems += [f"{path.relative_to(ROOT)}: {p}" for p in lean_problems(before, lean(before))]
+        problems += [
+            f"{path.relative_to(ROOT)}: {p}" for p in lean_problems(before, lean_page(before))
+        ]
     assert not problems, "\n".join(problems)
 
 
 def test_lean_code_check_catches_a_lossy_rewrite() -> None:
     before = highlighted("x = f(1) and y  # note\n")
-    assert lean_problems(before, lean(before)) == []
-    assert "the code's text changed" in lean_problems(before, lean(before).replace("f(", "f"))
-    uncoloured = lean(before).replace('<span class="mi">1</span>', "1")
+    assert lean_problems(before, lean_page(before)) == []
+    assert "the code's text changed" in lean_problems(before, lean_page(before).replace("f(", "f"))
+    uncoloured = lean_page(before).replace('<span class="mi">1</span>', "1")
     assert "a coloured token lost or changed its span" in lean_problems(before, uncoloured)
     assert "plain spans left" in " ".join(lean_problems(before, before))
 

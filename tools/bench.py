@@ -24,8 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sitelib.examples import requires_cuda
+from sitelib.project import ROOT
+from sitelib.shapes import ShapeChecker
+
 BIN = Path(sys.executable).parent
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="")
 
@@ -66,8 +68,6 @@ def harness() -> None:
 def _run_once(code, path: Path, traced: bool) -> float:
     import torch
 
-    from tests.shapes import ShapeChecker
-
     torch.manual_seed(0)
     module = {"__name__": "__main__", "__file__": str(path)}
     start = time.perf_counter()
@@ -99,7 +99,7 @@ def checks() -> None:
     # The same in-process, snippet bodies only: no pytest, no lint, no print capture.
     rows = []
     for path in sorted((ROOT / "snippets").rglob("*.py")):
-        if "# requires: cuda" in path.read_text():
+        if requires_cuda(path.read_text()):
             continue  # runs only under --device cuda
         code = compile(path.read_text(), str(path), "exec")
         _run_once(code, path, False)  # warm up imports and kernels
@@ -162,15 +162,13 @@ def torch_numbers() -> None:
 
 
 def memory() -> None:
-    sys.path.insert(0, str(ROOT / "tools"))
-    from bench_training_loop import loss_list_memory
+    from bench_training_loop import loss_list_memory  # tools/, beside this file
 
     print(f"memory: {loss_list_memory()}")
 
 
 def lighthouse() -> None:
-    sys.path.insert(0, str(ROOT / "tools"))
-    import lighthouse as lh
+    import lighthouse as lh  # tools/, beside this file
 
     lh.main([])
 

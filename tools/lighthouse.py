@@ -24,8 +24,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sitelib.project import ROOT, chapters, mkdocs_build
+
 HERE = ROOT / "tools" / "lighthouse"
 CLI = HERE / "node_modules" / ".bin" / "lighthouse"
 FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
@@ -107,9 +107,6 @@ def summary(path: str, runs: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from tests.site import mkdocs_build
-    from tools.notebooks import chapters
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per page; the median is shown")
     parser.add_argument("--site", type=Path, help="a built site to measure instead of building")

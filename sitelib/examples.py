@@ -7,7 +7,7 @@ fence in ``docs/**/*.md`` is an example unless it only includes a snippet
 
 Fence settings follow pydantic's conventions and are rare:
 ``test="skip" reason="..."`` and ``requires="cuda"``. Snippet files say the same
-with marker comments, read by :func:`markers`::
+with marker comments, read by :func:`markers` (the one place that knows them)::
 
     # requires: cuda                    (skipped on CPU, reason shown)
     # expect-no-grad: model.fc.*        (these parameters get no gradient, on purpose)
@@ -22,9 +22,8 @@ from pathlib import Path
 
 from pytest_examples import CodeExample, find_examples
 
-ROOT = Path(__file__).resolve().parents[1]
+from sitelib.project import INCLUDE, ROOT
 
-INCLUDE = re.compile(r'^\s*(?P<escaped>;?)-+8<-+\s+"(?P<path>[^"]+)"\s*$')
 MARKER = re.compile(r"^\s*#\s*(?P<key>requires|expect-no-grad|stays-on-cpu):\s*(?P<value>.+?)\s*$")
 PY_FENCE_LANGS = {"py", "python", "{.py", "{.python"}
 DEVICE_IDIOM = (
@@ -126,15 +125,28 @@ def device_idiom_problems(root: Path = ROOT) -> list[str]:
     return problems
 
 
-def markers(example: CodeExample) -> dict[str, list[str]]:
-    """Marker comments and fence settings, as ``{key: [values]}``."""
+def markers(example: CodeExample | str) -> dict[str, list[str]]:
+    """Marker comments and fence settings of an example (or a snippet's source), as
+    ``{key: [values]}``."""
+    source = example if isinstance(example, str) else example.source
     found: dict[str, list[str]] = {}
-    for line in example.source.splitlines():
+    for line in source.splitlines():
         m = MARKER.match(line)
         if m:
             values = [v.strip() for v in m.group("value").split(",") if v.strip()]
             found.setdefault(m.group("key"), []).extend(values)
-    settings = example.prefix_settings()
-    if "requires" in settings:
-        found.setdefault("requires", []).append(settings["requires"])
+    if not isinstance(example, str):
+        settings = example.prefix_settings()
+        if "requires" in settings:
+            found.setdefault("requires", []).append(settings["requires"])
     return found
+
+
+def requires_cuda(example: CodeExample | str) -> bool:
+    """Marked ``# requires: cuda`` (or a fence's ``requires="cuda"``)."""
+    return "cuda" in markers(example).get("requires", [])
+
+
+def snippet_requires_cuda(snippet: str, root: Path = ROOT) -> bool:
+    """The same, for a snippet named relative to snippets/."""
+    return requires_cuda((root / "snippets" / snippet).read_text("utf-8"))

@@ -8,7 +8,7 @@
 3. its printed output equals the ``#>`` lines under each ``print``
    (``pytest --update-examples`` rewrites them), after device names are
    normalised in one place, :func:`normalise_device`;
-4. every shape comment holds on every run of its line (``tests/shapes.py``);
+4. every shape comment holds on every run of its line (:mod:`sitelib.shapes`);
 5. after a successful ``backward()``, every trainable parameter of every module
    it left in its globals has a finite gradient of the right shape and device;
 6. every tensor and module it left in its globals is on the device under test.
@@ -32,8 +32,8 @@ import torch
 from pytest_examples import CodeExample, EvalExample, run_code
 from pytest_examples.run_code import MockPrintFunction
 
-from tests.examples import display_path, markers
-from tests.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
+from sitelib.examples import display_path, markers, requires_cuda
+from sitelib.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
 
 
 class ExampleFailure(AssertionError):
@@ -196,7 +196,7 @@ def run_example(
         if not reason:
             raise ExampleFailure(f'{shown}:{example.start_line}: test="skip" needs reason="..."')
         pytest.skip(f"{shown}:{example.start_line}: {reason}")
-    if "cuda" in marks.get("requires", []) and device != "cuda":
+    if requires_cuda(example) and device != "cuda":
         pytest.skip(f"{shown}: needs CUDA (run with --device cuda)")
 
     eval_example.set_config(target_version="py311", line_length=100)

@@ -3,8 +3,9 @@
 Grammar (documented for authors in docs/authors.md)::
 
     # NAME: SHAPE[, NAME: SHAPE ...]
-    SHAPE := "[" DIM, ... "]" | "(" SHAPE, ... ")"      # a tensor, or a tuple of them
-    DIM   := integer | symbol (B, T, C, N ...) | "..."  # "..." = any number of dims
+    SHAPE := "[" DIM, ... "]" [DTYPE] | "(" SHAPE, ... ")"  # a tensor, or a tuple of them
+    DIM   := integer | symbol (B, T, C, N ...) | "..."      # "..." = any number of dims
+    DTYPE := a torch dtype's name (float32, bfloat16, int64, bool ...)
 
 A comment is a shape comment when it starts with ``NAME: [`` or ``NAME: ([``. It
 may stand on an assignment or ``for`` line (NAME is checked once the line has run),
@@ -53,8 +54,15 @@ class ShapeMismatch(BaseException):
     """
 
 
-# A spec is a list of dims (a tensor) or a tuple of specs (a tuple of tensors).
-Spec = list | tuple
+class Dims(list):
+    """A tensor's claimed dims, and its dtype's name when the claim gives one."""
+
+    dtype: str | None = None
+
+
+# A spec is a tensor's Dims or a tuple of specs (a tuple of tensors).
+Spec = Dims | tuple
+_DTYPE = re.compile(r"[ \t]+([a-z][a-z0-9]*)\b")
 
 
 @dataclass
@@ -110,7 +118,12 @@ def _parse_spec(text: str, pos: int) -> tuple[Spec, int]:
     if opener == "[":
         if items.count("...") > 1:
             raise ValueError("'...' may appear once")
-        return items, pos
+        dims = Dims(items)
+        if m := _DTYPE.match(text, pos):
+            if not isinstance(getattr(torch, m.group(1), None), torch.dtype):
+                raise ValueError(f"{m.group(1)!r} is not a torch dtype")
+            dims.dtype, pos = m.group(1), m.end()
+        return dims, pos
     return tuple(items), pos
 
 
@@ -138,7 +151,8 @@ def parse_comment(text: str) -> list[Claim] | None:
 def fmt(spec: Spec) -> str:
     if isinstance(spec, tuple):
         return "(" + ", ".join(fmt(s) for s in spec) + ")"
-    return "[" + ", ".join(str(d) for d in spec) + "]"
+    dtype = f" {spec.dtype}" if spec.dtype else ""
+    return "[" + ", ".join(str(d) for d in spec) + "]" + dtype
 
 
 def _sites(source: str, where) -> list[Site]:
@@ -336,6 +350,8 @@ class ShapeChecker:
                 new[dim] = (size, line)
             elif known[0] != size:
                 return f"{got} (dim {i}: {dim} is {known[0]} since line {known[1] + self.offset}, here {size})"
+        if spec.dtype and value.dtype != getattr(torch, spec.dtype):
+            return f"got dtype {str(value.dtype).removeprefix('torch.')}"
         scope.bound.update(new)
         return None
 

@@ -1,7 +1,7 @@
 """Generate each chapter's companion notebook from the chapter's own snippet files.
 
-    python tools/notebooks.py           # write docs/notebooks/<chapter>.ipynb, executed
-    python tools/notebooks.py --check   # exit 1 if a committed notebook is stale
+    python -m sitelib.notebooks           # write docs/notebooks/<chapter>.ipynb, executed
+    python -m sitelib.notebooks --check   # exit 1 if a committed notebook is stale
 
 Code cells are the snippet files the chapter includes, in page order, verbatim but
 for the page's code-annotation markers (`# (1)!`), which mean nothing in a notebook.
@@ -15,7 +15,6 @@ and that executing them prints the snippets' `#>` lines.
 from __future__ import annotations
 
 import copy
-import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -24,11 +23,8 @@ from pathlib import Path
 import nbformat
 from markdown.extensions.toc import slugify
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.examples import INCLUDE, MARKER, without_annotations  # noqa: E402
-from tests.site import load_config  # noqa: E402
+from sitelib.examples import snippet_requires_cuda, without_annotations
+from sitelib.project import ROOT, chapters, includes_in, load_config
 
 NOTEBOOKS = ROOT / "docs" / "notebooks"
 HEADING = re.compile(r"^(?P<level>#{1,3})\s+(?P<text>.+?)\s*$")
@@ -54,26 +50,22 @@ def _first_sentence(paragraph: str) -> str:
     return m.group(0) if m else text
 
 
-def cuda_only(snippet: str) -> bool:
-    """Snippets marked `# requires: cuda` stay out: notebooks are executed on the CPU at build."""
-    source = (ROOT / "snippets" / snippet).read_text("utf-8")
-    return any(
-        (m := MARKER.match(line)) and m.group("key") == "requires" and "cuda" in m.group("value")
-        for line in source.splitlines()
-    )
+def notebook_snippets(page: Path) -> list[str]:
+    """The snippets a chapter's notebook runs: its includes in page order, each once,
+    without those marked `# requires: cuda` (notebooks are executed on the CPU)."""
+    seen: list[str] = []
+    for include in includes_in(page):
+        if include.path not in seen and not snippet_requires_cuda(include.path):
+            seen.append(include.path)
+    return seen
 
 
-def chapters() -> list[Path]:
-    """Pages that include at least one snippet, in nav order."""
-    config = load_config()
-    ordered = re.findall(r"([\w/]+\.md)", json.dumps(config.get("nav")))
-    return [ROOT / "docs" / p for p in ordered if _sections(ROOT / "docs" / p, probe=True)]
-
-
-def _sections(page: Path, probe: bool = False) -> list[Section]:
+def _sections(page: Path) -> list[Section]:
     lines = page.read_text("utf-8").splitlines()
+    wanted = notebook_snippets(page)
+    at_line = {i.line: i.path for i in includes_in(page)}
     sections: list[Section] = []
-    in_front, in_fence, seen = lines[:1] == ["---"], False, set()
+    in_front, in_fence = lines[:1] == ["---"], False
     paragraph: list[str] = []
     for index, line in enumerate(lines):
         if in_front:
@@ -81,11 +73,11 @@ def _sections(page: Path, probe: bool = False) -> list[Section]:
             continue
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
-        m = INCLUDE.match(line)
-        if m and not m.group("escaped") and sections:
-            if m.group("path") not in seen and not cuda_only(m.group("path")):
-                seen.add(m.group("path"))
-                sections[-1].snippets.append(m.group("path"))
+        if index + 1 in at_line:
+            path = at_line[index + 1]
+            if sections and path in wanted:
+                wanted.remove(path)
+                sections[-1].snippets.append(path)
             continue
         heading = None if in_fence else HEADING.match(line)
         if heading:
@@ -99,8 +91,6 @@ def _sections(page: Path, probe: bool = False) -> list[Section]:
             elif paragraph:
                 sections[-1].sentence = _first_sentence(" ".join(paragraph))
                 paragraph = []
-    if probe:
-        return [s for s in sections if s.snippets]
     return sections
 
 

@@ -1,0 +1,19 @@
+"""The site's library: what the tests, the MkDocs hooks and the tools share.
+
+The project has three layers, and imports only go down:
+
+    content    docs/ (pages) and snippets/ (one runnable example per file)
+    library    sitelib/ (this package)
+    users      tests/ (the suite), hooks/ (MkDocs hooks), tools/ (benchmarks)
+
+Modules:
+
+    project    the layout: mkdocs.yml, nav, chapters, snippet includes, the strict build
+    examples   finding examples (snippet files, page fences) and their marker comments
+    shapes     shape comments (``# x: [B, 784]``) checked while an example runs
+    checks     running one example and checking its output, shapes, gradients, devices
+    notebooks  each chapter's companion notebook, generated from its snippets
+
+The virtual environment imports this package from the checkout (the Makefile
+writes a ``.pth`` file into it), so hooks, tools and tests import it by name.
+"""

@@ -149,6 +149,20 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return executed
 
 
+def notebook_links(notebook, page, config) -> dict:
+    """Where a chapter's notebook is, for links on ``page`` (MkDocs ``File``/``Page``
+    objects): the notebook's page and its download (relative), and "Open in Colab",
+    which opens the committed notebook from the repository named by ``repo_url``."""
+    from mkdocs.utils import get_relative_url
+
+    repo = config["repo_url"].rstrip("/").removeprefix("https://github.com/")
+    return {
+        "page": get_relative_url(notebook.url, page.url),
+        "download": get_relative_url(notebook.url + notebook.src_uri.split("/")[-1], page.url),
+        "colab": f"https://colab.research.google.com/github/{repo}/blob/main/docs/{notebook.src_uri}",
+    }
+
+
 def target(page: Path) -> Path:
     return NOTEBOOKS / f"{page.stem}.ipynb"
 

@@ -78,7 +78,7 @@ def test_committed_outputs_match_the_snippets(page: Path) -> None:
 
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
-def test_notebook_executed_at_build_prints_the_snippets_output(page: Path, built_site) -> None:
+def test_notebook_page_shows_the_snippets_output(page: Path, built_site) -> None:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = (site / "notebooks" / page.stem / "index.html").read_text("utf-8")

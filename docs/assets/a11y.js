@@ -1,8 +1,12 @@
-// Accessible names for elements Material creates in the browser (checked by axe in
-// tests/test_browser.py): code-block toolbars, annotation markers, and notebook code
-// areas that scroll sideways; and keyboard access to code blocks that scroll.
+// The site's run-time accessibility fixes, all in one place (checked by axe in
+// tests/test_browser.py): accessible names for the search dialog and for elements
+// Material creates in the browser (code-block toolbars, annotation markers),
+// notebook code areas that scroll sideways, and keyboard access to code blocks that
+// scroll.
 (function () {
   function label() {
+    const search = document.querySelector('.md-search[role="dialog"]:not([aria-label])');
+    search?.setAttribute("aria-label", search.querySelector(".md-search__input")?.getAttribute("aria-label") || "Search");
     document.querySelectorAll("nav.md-code__nav:not([aria-label])").forEach((nav, i) => {
       const title = nav.closest(".highlight")?.querySelector(".filename")?.textContent;
       nav.setAttribute("aria-label", `Code block ${i + 1}${title ? ` (${title})` : ""} actions`);

@@ -11,27 +11,33 @@
 4. every shape comment holds on every run of its line (:mod:`sitelib.shapes`);
 5. after a successful ``backward()``, every trainable parameter of every module
    it left in its globals has a finite gradient of the right shape and device;
-6. every tensor and module it left in its globals is on the device under test.
+6. every tensor and module it left in its globals is on the device under test;
+7. on the CPU, it prints the same when its device behaves like a separate
+   accelerator (:mod:`sitelib.device_sim`): what it prints does not depend on
+   random numbers drawn on the device, which a GPU draws from its own generator.
+
+:func:`check_run` is steps 2 and 4-6 for any way of running the example (under
+pytest here, in a rank's own process in :mod:`sitelib.launch`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import fnmatch
 import os
 import re
-import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
-from pytest_examples import CodeExample, EvalExample, run_code
-from pytest_examples.run_code import MockPrintFunction
+from pytest_examples import CodeExample, EvalExample
 
+from sitelib import pytest_examples_adapter as adapter
+from sitelib.device_sim import simulated_accelerator
 from sitelib.examples import display_path, markers, requires_cuda
 from sitelib.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
 
@@ -111,49 +117,31 @@ def _error_line(exc: BaseException, run_file: Path, example: CodeExample) -> int
     return line
 
 
-def _compare_output(example: CodeExample, updated: str | None, shown: str) -> None:
-    """Fail at the first line where the printed output and the #> lines differ."""
+def first_difference(example: CodeExample, updated: str | None) -> tuple[int, str, str] | None:
+    """Where the printed output and the #> lines first differ: (line, written, printed)."""
     if updated is None:
-        return
+        return None
     have, want = example.source.splitlines(), updated.splitlines()
     matcher = difflib.SequenceMatcher(a=have, b=want, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
             written = "\n".join(have[i1:i2]) or "(nothing)"
             printed = "\n".join(want[j1:j2]) or "(nothing)"
-            raise ExampleFailure(
-                f"{shown}:{example.start_line + i1 + 1}: printed output differs from the #> lines\n"
-                f"  page says:\n{textwrap.indent(written, '    ')}\n"
-                f"  code printed:\n{textwrap.indent(printed, '    ')}\n"
-                "  (if the new output is right: pytest --update-examples)"
-            )
+            return example.start_line + i1 + 1, written, printed
+    return None
 
 
-@contextlib.contextmanager
-def _print_untraced() -> Iterator[None]:
-    """Run pytest-examples' print capture without the shape tracer.
-
-    It calls ``inspect.stack()`` on every print: thousands of Python calls that the
-    tracer would otherwise be asked about, for frames it never traces anyway.
-    """
-    original = MockPrintFunction.__call__
-
-    def call(self, *args: Any, **kwargs: Any) -> None:
-        tracer = sys.gettrace()
-        sys.settrace(None)
-        try:
-            original(self, *args, **kwargs)
-        finally:
-            sys.settrace(tracer)
-
-    depth = run_code.parent_frame_id
-    MockPrintFunction.__call__ = call
-    run_code.parent_frame_id = depth + 1  # it finds the caller by depth: one frame more now
-    try:
-        yield
-    finally:
-        MockPrintFunction.__call__ = original
-        run_code.parent_frame_id = depth
+def compare_output(example: CodeExample, updated: str | None, shown: str, why: str = "") -> None:
+    """Fail at the first line where the printed output and the #> lines differ."""
+    if (difference := first_difference(example, updated)) is None:
+        return
+    line, written, printed = difference
+    raise ExampleFailure(
+        f"{shown}:{line}: printed output differs from the #> lines{why}\n"
+        f"  page says:\n{textwrap.indent(written, '    ')}\n"
+        f"  code printed:\n{textwrap.indent(printed, '    ')}\n"
+        + ("" if why else "  (if the new output is right: pytest --update-examples)")
+    )
 
 
 class _CountBackward:
@@ -177,39 +165,26 @@ class _CountBackward:
         torch.autograd.backward = self._original
 
 
-def run_example(
+@dataclass
+class Outcome:
+    updated: str | None  # the source with the real output as #> lines; None when they match
+    module_globals: dict[str, Any]
+    problems: list[str]  # shape, gradient and device problems, each naming file and line
+
+
+def check_run(
     example: CodeExample,
-    eval_example: EvalExample,
-    device: str = "cpu",
+    run: Callable[[], tuple[str | None, dict[str, Any]]],
+    run_file: Path,
+    device: str,
     *,
     seed: int | None = None,
-    lint: bool = True,
-    checks: bool = True,
-) -> dict[str, Any]:
-    """Lint, run and check one example; raise ``ExampleFailure`` naming file and line."""
+) -> Outcome:
+    """Run ``example`` with ``run`` (which captures its prints), seeded with a value it
+    cannot know, tracing its shape comments; then check its gradients and devices."""
     __tracebackhide__ = True
     shown = display_path(example)
     marks = markers(example)
-    settings = example.prefix_settings()
-    if settings.get("test") == "skip":
-        reason = settings.get("reason")
-        if not reason:
-            raise ExampleFailure(f'{shown}:{example.start_line}: test="skip" needs reason="..."')
-        pytest.skip(f"{shown}:{example.start_line}: {reason}")
-    if requires_cuda(example) and device != "cuda":
-        pytest.skip(f"{shown}: needs CUDA (run with --device cuda)")
-
-    eval_example.set_config(target_version="py311", line_length=100)
-    eval_example.print_callback = normalise_device
-    if lint:
-        if eval_example.update_examples:
-            eval_example.format_ruff(example)
-        eval_example.lint_ruff(example)
-
-    run_file = eval_example.tmp_path / f"{example.module_name}.py"
-    if not checks:  # `make bench` only: the examples' cost without shape/grad/device checks
-        eval_example.run_print_check(example)
-        return {}
     try:
         checker = ShapeChecker(example.source, run_file, shown, example.start_line)
     except ShapeCommentError as exc:
@@ -218,14 +193,8 @@ def run_example(
     torch.manual_seed(int.from_bytes(os.urandom(4)) if seed is None else seed)
     grad_mode, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
     try:
-        with checker, _CountBackward() as backward, _print_untraced():
-            if eval_example.update_examples:
-                module_globals = eval_example.run_print_update(example)
-            else:
-                # pytest-examples' own check only shows a diff; compare here to name the line.
-                example.test_id = eval_example._test_id
-                printed, module_globals = eval_example._run(example, "check", None, True, None)
-                _compare_output(example, printed.updated_print_statements(example), shown)
+        with checker, _CountBackward() as backward, adapter.untraced_print():
+            updated, module_globals = run()
     except ShapeMismatch as exc:
         raise ExampleFailure(str(exc)) from None
     except (ExampleFailure, pytest.skip.Exception):
@@ -248,6 +217,98 @@ def run_example(
         f"{shown}: {p}"
         for p in check_devices(module_globals, device, marks.get("stays-on-cpu", []))
     ]
-    if problems:
-        raise ExampleFailure("\n".join(problems))
-    return module_globals
+    return Outcome(updated, module_globals, problems)
+
+
+def check_as_on_an_accelerator(
+    example: CodeExample, eval_example: EvalExample, run_file: Path, seed: int
+) -> None:
+    """Step 7: rerun under :func:`sitelib.device_sim.simulated_accelerator`, with the
+    seed the first run had."""
+    __tracebackhide__ = True
+    shown = display_path(example)
+    torch.manual_seed(seed)
+    grad_mode, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
+    try:
+        with simulated_accelerator(str(run_file)) as seen, adapter.untraced_print():
+            updated, _ = adapter.run_checking_prints(example, eval_example)
+    except Exception as exc:
+        raise ExampleFailure(
+            f"{shown}:{_error_line(exc, run_file, example)}: example raised "
+            f"{type(exc).__name__}: {exc} when its device behaves like a separate "
+            "accelerator (sitelib/device_sim.py)"
+        ) from exc
+    finally:
+        torch.set_grad_enabled(grad_mode)
+        torch.set_default_dtype(dtype)
+    drawn = ", ".join(str(line + example.start_line) for line in seen.lines) or "none"
+    compare_output(
+        example,
+        updated,
+        shown,
+        why=(
+            " when its device behaves like a GPU (sitelib/device_sim.py): the output depends "
+            "on random numbers drawn on the device, which a GPU draws from its own generator, "
+            "or on a moved tensor being the same tensor as the original. Draw random data on "
+            "the CPU and move it, or print what does not depend on the draw "
+            f"(random numbers drawn on the device at line(s): {drawn})"
+        ),
+    )
+
+
+def run_example(
+    example: CodeExample,
+    eval_example: EvalExample,
+    device: str = "cpu",
+    *,
+    seed: int | None = None,
+    lint: bool = True,
+    checks: bool = True,
+) -> dict[str, Any]:
+    """Lint, run and check one example; raise ``ExampleFailure`` naming file and line."""
+    __tracebackhide__ = True
+    shown = display_path(example)
+    settings = example.prefix_settings()
+    if settings.get("test") == "skip":
+        reason = settings.get("reason")
+        if not reason:
+            raise ExampleFailure(f'{shown}:{example.start_line}: test="skip" needs reason="..."')
+        pytest.skip(f"{shown}:{example.start_line}: {reason}")
+    if requires_cuda(example) and device != "cuda":
+        pytest.skip(f"{shown}: needs CUDA (run with --device cuda)")
+
+    eval_example.set_config(**adapter.CONFIG)
+    eval_example.print_callback = normalise_device
+    if lint:
+        if eval_example.update_examples:
+            eval_example.format_ruff(example)
+        eval_example.lint_ruff(example)
+
+    run_file = eval_example.tmp_path / f"{example.module_name}.py"
+    if not checks:  # `make bench` only: the examples' cost without shape/grad/device checks
+        eval_example.run_print_check(example)
+        return {}
+
+    seed = int.from_bytes(os.urandom(4)) if seed is None else seed
+    if eval_example.update_examples:
+        outcome = check_run(
+            example,
+            lambda: (None, eval_example.run_print_update(example)),
+            run_file,
+            device,
+            seed=seed,
+        )
+    else:
+        outcome = check_run(
+            example,
+            lambda: adapter.run_checking_prints(example, eval_example),
+            run_file,
+            device,
+            seed=seed,
+        )
+        compare_output(example, outcome.updated, shown)
+    if outcome.problems:
+        raise ExampleFailure("\n".join(outcome.problems))
+    if device == "cpu" and not eval_example.update_examples:
+        check_as_on_an_accelerator(example, eval_example, run_file, seed)
+    return outcome.module_globals

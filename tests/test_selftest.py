@@ -220,3 +220,49 @@ def test_snippet_without_the_device_idiom_is_reported() -> None:
         "snippets/chapter/cuda_is_available.py:3: does not pick its device with the site's idiom: "
         + DEVICE_IDIOM
     ]
+
+
+# -- as on an accelerator (sitelib/device_sim.py) --------------------------------------
+@pytest.mark.parametrize(
+    ("fixture", "line", "drawn"),
+    [
+        ("dropout_values_printed.py", 10, "9"),
+        ("device_draw_shifts_cpu_draws.py", 10, "7"),
+        ("moved_tensor_aliases.py", 10, "none"),
+    ],
+)
+def test_output_that_a_gpu_would_change_fails(
+    fixture: str, line: int, drawn: str, eval_example: EvalExample
+) -> None:
+    fails(
+        f"device_sim/{fixture}",
+        eval_example,
+        rf"(?s){fixture}:{line}: printed output differs from the #> lines when its device "
+        rf"behaves like a GPU.*at line\(s\): {drawn}\)",
+    )
+
+
+def test_device_randomness_that_is_not_printed_passes(eval_example: EvalExample) -> None:
+    run_example(example("device_sim/device_independent.py"), eval_example)
+
+
+# -- pytest-examples' private names (sitelib/pytest_examples_adapter.py) ----------------
+def test_pytest_examples_adapter_still_fits(tmp_path: Path) -> None:
+    from sitelib import pytest_examples_adapter
+
+    assert pytest_examples_adapter.problems(tmp_path) == []
+
+
+def test_pytest_examples_adapter_reports_a_missing_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_examples import run_code
+
+    from sitelib import pytest_examples_adapter
+
+    monkeypatch.delattr(run_code, "parent_frame_id")
+    monkeypatch.delattr(EvalExample, "_run")
+    assert pytest_examples_adapter.problems(tmp_path) == [
+        "pytest_examples.run_code.parent_frame_id is gone or not an int",
+        "EvalExample._run is gone",
+    ]

@@ -1,0 +1,118 @@
+"""The one module that touches pytest-examples' private names (pinned: 0.0.18).
+
+pytest-examples' public API (``EvalExample.run_print_check``/``run_print_update``,
+``lint_ruff``, ``format_ruff``, ``find_examples``, ``CodeExample``) is used
+everywhere it gives the result the harness needs. Three things it does not offer
+publicly:
+
+1. **The updated source without failing.** ``run_print_check`` fails with a diff
+   but no line number; the harness names the first line where the printed output
+   and the ``#>`` lines differ, so it needs the source with the real output
+   inserted: ``EvalExample._run(...)`` returns the object that computes it.
+2. **Running outside pytest.** A rank of a multi-process example runs in a process
+   of its own, with no pytest session: ``run_code.run_code`` and
+   ``config.ExamplesConfig`` run an example with print capture there.
+3. **Print capture without the shape tracer.** ``MockPrintFunction.__call__``
+   calls ``inspect.stack()`` on every print, thousands of Python calls that the
+   shape tracer would be asked about; :func:`untraced_print` switches the tracer
+   off around it, which adds one frame, so ``run_code.parent_frame_id`` (how many
+   frames up it looks for the caller) goes up by one meanwhile.
+
+:func:`problems` checks that every one of these names still exists and behaves;
+``tests/test_selftest.py::test_pytest_examples_adapter_still_fits`` runs it and
+fails naming the piece when an upgrade breaks one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pytest_examples import CodeExample, EvalExample
+from pytest_examples import run_code as _run_code_module
+from pytest_examples.config import ExamplesConfig
+from pytest_examples.run_code import MockPrintFunction
+
+# The lint and print-formatting settings every example is checked with.
+CONFIG = {"target_version": "py311", "line_length": 100}
+
+
+def run_checking_prints(example: CodeExample, eval_example: EvalExample) -> tuple[str | None, dict]:
+    """Run ``example`` under pytest with print capture: (the source with the real
+    output as ``#>`` lines, or None when the #> lines are right; the module's globals)."""
+    example.test_id = eval_example._test_id
+    printed, module_globals = eval_example._run(example, "check", None, True, None)
+    return printed.updated_print_statements(example), module_globals
+
+
+def run_outside_pytest(
+    example: CodeExample, python_file: Path, print_callback: Callable[[str], str]
+) -> tuple[str | None, dict]:
+    """The same, in a process with no pytest session (no assertion rewriting)."""
+    python_file.write_text(example.source, "utf-8")
+    printed, module_globals = _run_code_module.run_code(
+        example=example,
+        python_file=python_file,
+        loader=None,
+        config=ExamplesConfig(**CONFIG),
+        enable_print_mock=True,
+        print_callback=print_callback,
+        include_print=None,
+        module_globals=None,
+        call=None,
+    )
+    return printed.updated_print_statements(example), module_globals
+
+
+@contextlib.contextmanager
+def untraced_print() -> Iterator[None]:
+    """pytest-examples' print capture, run with the tracer off (see the module's doc)."""
+    original = MockPrintFunction.__call__
+
+    def call(self, *args: Any, **kwargs: Any) -> None:
+        tracer = sys.gettrace()
+        sys.settrace(None)
+        try:
+            original(self, *args, **kwargs)
+        finally:
+            sys.settrace(tracer)
+
+    depth = _run_code_module.parent_frame_id
+    MockPrintFunction.__call__ = call
+    _run_code_module.parent_frame_id = depth + 1
+    try:
+        yield
+    finally:
+        MockPrintFunction.__call__ = original
+        _run_code_module.parent_frame_id = depth
+
+
+def problems(tmp: Path) -> list[str]:
+    """What no longer fits in the installed pytest-examples (empty when all does)."""
+    found = []
+    if not isinstance(getattr(_run_code_module, "parent_frame_id", None), int):
+        found.append("pytest_examples.run_code.parent_frame_id is gone or not an int")
+    if "_run" not in vars(EvalExample):
+        found.append("EvalExample._run is gone")
+    else:
+        wanted = ["self", "example", "insert_print_statements", "module_globals"]
+        if list(inspect.signature(EvalExample._run).parameters)[:4] != wanted:
+            found.append(
+                f"EvalExample._run's parameters changed: {inspect.signature(EvalExample._run)}"
+            )
+    if found:
+        return found
+    source = 'print("a")\nprint(1 + 1)\n#> 3\n'
+    example = CodeExample.create(source, path=tmp / "adapter_probe.py")
+    try:
+        with untraced_print():
+            updated, module_globals = run_outside_pytest(example, tmp / "adapter_probe.py", str)
+    except Exception as exc:  # noqa: BLE001 (reported, not raised)
+        return [f"run_code.run_code failed: {type(exc).__name__}: {exc}"]
+    if updated != 'print("a")\n#> a\nprint(1 + 1)\n#> 2\n':
+        found.append(f"print capture under untraced_print() put #> lines elsewhere: {updated!r}")
+    return found

@@ -12,6 +12,7 @@ with marker comments, read by :func:`markers` (the one place that knows them)::
     # requires: cuda                    (skipped on CPU, reason shown)
     # expect-no-grad: model.fc.*        (these parameters get no gradient, on purpose)
     # stays-on-cpu: history             (these globals stay on the CPU, on purpose)
+    # launch: torchrun --nproc-per-node 2  (a multi-process example: sitelib.launch)
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from pytest_examples import CodeExample, find_examples
 
 from sitelib.project import INCLUDE, ROOT
 
-MARKER = re.compile(r"^\s*#\s*(?P<key>requires|expect-no-grad|stays-on-cpu):\s*(?P<value>.+?)\s*$")
+MARKER = re.compile(
+    r"^\s*#\s*(?P<key>requires|expect-no-grad|stays-on-cpu|launch):\s*(?P<value>.+?)\s*$"
+)
 PY_FENCE_LANGS = {"py", "python", "{.py", "{.python"}
 DEVICE_IDIOM = (
     'device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")'

@@ -9,10 +9,14 @@ publicly:
    but no line number; the harness names the first line where the printed output
    and the ``#>`` lines differ, so it needs the source with the real output
    inserted: ``EvalExample._run(...)`` returns the object that computes it.
-2. **Running outside pytest.** A rank of a multi-process example runs in a process
+2. **Updating from output produced elsewhere.** A multi-process example's output
+   comes from its rank 0, in another process; ``--update-examples`` writes it
+   back through pytest-examples' own bookkeeping, ``EvalExample._mark_for_update``,
+   so that it is written once, with any formatting change, at the session's end.
+3. **Running outside pytest.** A rank of a multi-process example runs in a process
    of its own, with no pytest session: ``run_code.run_code`` and
    ``config.ExamplesConfig`` run an example with print capture there.
-3. **Print capture without the shape tracer.** ``MockPrintFunction.__call__``
+4. **Print capture without the shape tracer.** ``MockPrintFunction.__call__``
    calls ``inspect.stack()`` on every print, thousands of Python calls that the
    shape tracer would be asked about; :func:`untraced_print` switches the tracer
    off around it, which adds one frame, so ``run_code.parent_frame_id`` (how many
@@ -51,8 +55,9 @@ def run_checking_prints(example: CodeExample, eval_example: EvalExample) -> tupl
 
 def run_outside_pytest(
     example: CodeExample, python_file: Path, print_callback: Callable[[str], str]
-) -> tuple[str | None, dict]:
-    """The same, in a process with no pytest session (no assertion rewriting)."""
+) -> tuple[str | None, dict, list[str]]:
+    """The same, in a process with no pytest session (no assertion rewriting); also
+    the printed lines."""
     python_file.write_text(example.source, "utf-8")
     printed, module_globals = _run_code_module.run_code(
         example=example,
@@ -65,7 +70,14 @@ def run_outside_pytest(
         module_globals=None,
         call=None,
     )
-    return printed.updated_print_statements(example), module_globals
+    lines = [print_callback(str(s)) for s in printed.print_statements()]
+    return printed.updated_print_statements(example), module_globals, lines
+
+
+def update_with(eval_example: EvalExample, example: CodeExample, updated: str) -> None:
+    """With ``--update-examples``: write ``updated`` into the example's file at the end."""
+    example.source = updated
+    eval_example._mark_for_update(example)
 
 
 @contextlib.contextmanager
@@ -96,6 +108,8 @@ def problems(tmp: Path) -> list[str]:
     found = []
     if not isinstance(getattr(_run_code_module, "parent_frame_id", None), int):
         found.append("pytest_examples.run_code.parent_frame_id is gone or not an int")
+    if "_mark_for_update" not in vars(EvalExample):
+        found.append("EvalExample._mark_for_update is gone")
     if "_run" not in vars(EvalExample):
         found.append("EvalExample._run is gone")
     else:
@@ -110,9 +124,9 @@ def problems(tmp: Path) -> list[str]:
     example = CodeExample.create(source, path=tmp / "adapter_probe.py")
     try:
         with untraced_print():
-            updated, module_globals = run_outside_pytest(example, tmp / "adapter_probe.py", str)
+            updated, _, lines = run_outside_pytest(example, tmp / "adapter_probe.py", str)
     except Exception as exc:  # noqa: BLE001 (reported, not raised)
         return [f"run_code.run_code failed: {type(exc).__name__}: {exc}"]
-    if updated != 'print("a")\n#> a\nprint(1 + 1)\n#> 2\n':
-        found.append(f"print capture under untraced_print() put #> lines elsewhere: {updated!r}")
+    if updated != 'print("a")\n#> a\nprint(1 + 1)\n#> 2\n' or lines != ["a", "2"]:
+        found.append(f"print capture under untraced_print() went wrong: {updated!r}, {lines!r}")
     return found

@@ -64,3 +64,50 @@ def built_site(tmp_path_factory: pytest.TempPathFactory):
 
     site_dir = tmp_path_factory.mktemp("site")
     return mkdocs_build(ROOT, site_dir), site_dir
+
+
+# -- process servers (sitelib/processes.py), started as soon as tests are collected so
+# that their `import torch` overlaps the first tests ----------------------------------
+_servers: dict[str, object] = {}
+
+
+def _server(name: str, *preload: str):
+    from sitelib.processes import ProcessServer
+
+    if name not in _servers:
+        _servers[name] = ProcessServer(*preload)
+    return _servers[name]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if session.config.option.collectonly:
+        return
+    from sitelib.launch import launch_command
+
+    names = {fixture for item in session.items for fixture in getattr(item, "fixturenames", ())}
+    if "fresh_server" in names:
+        _server("fresh")
+    launched = (
+        getattr(item, "callspec", None) and item.callspec.params.get("example")
+        for item in session.items
+    )
+    if "rank_server" in names or any(e and launch_command(e) for e in launched):
+        _server("ranks", "sitelib.launch", "sitelib.checks")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for server in _servers.values():
+        server.close()
+    _servers.clear()
+
+
+@pytest.fixture(scope="session")
+def fresh_server():
+    """Forks a fresh interpreter (torch imported, nothing else) per snippet run."""
+    return _server("fresh")
+
+
+@pytest.fixture(scope="session")
+def rank_server():
+    """Forks the ranks of multi-process examples (torch and the harness imported)."""
+    return _server("ranks", "sitelib.launch", "sitelib.checks")

@@ -1,4 +1,9 @@
-"""Every example on the site: each snippet file and each Python fence in a page."""
+"""Every example on the site: each snippet file and each Python fence in a page.
+
+A multi-process example (``# launch: torchrun --nproc-per-node N``) runs as that
+many ranks (sitelib/launch.py); every other example runs in this process
+(sitelib/checks.py).
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,20 @@ from pytest_examples import CodeExample, EvalExample
 
 from sitelib.checks import ExampleFailure, run_example
 from sitelib.examples import all_examples, device_idiom_problems, example_id
+from sitelib.launch import LaunchError, launch_command, run_launched_example
 
 
 @pytest.mark.parametrize("example", all_examples(), ids=example_id)
 def test_example(
-    example: CodeExample, eval_example: EvalExample, device: str, checks: bool
+    example: CodeExample, eval_example: EvalExample, device: str, checks: bool, request
 ) -> None:
     try:
-        run_example(example, eval_example, device, checks=checks)
-    except ExampleFailure as exc:
+        if launch_command(example):
+            server = request.getfixturevalue("rank_server")
+            run_launched_example(example, eval_example, device, server)
+        else:
+            run_example(example, eval_example, device, checks=checks)
+    except (ExampleFailure, LaunchError) as exc:
         pytest.fail(str(exc), pytrace=False)
 
 

@@ -1,0 +1,98 @@
+"""Multi-process examples (sitelib/launch.py): each check fails on a broken example,
+naming the rank, the file and the line, and leaves no process behind; and the
+harness's launch agrees with the real ``torchrun``."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+from pytest_examples import CodeExample
+
+from sitelib.checks import ExampleFailure
+from sitelib.examples import expected_output
+from sitelib.launch import LaunchError, check_launched_output, free_port
+from sitelib.project import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "launch"
+
+
+def example(name: str) -> CodeExample:
+    path = FIXTURES / name
+    return CodeExample.create(path.read_text("utf-8"), path=path, prefix="py")
+
+
+def no_children_left(server) -> list[str]:
+    return [p.cmdline()[-1] for p in psutil.Process(server._process.pid).children(recursive=True)]
+
+
+# Each broken example and what its failure must say. They are launched together.
+BROKEN = {
+    "wrong_output.py": r"launch/wrong_output.py:19: printed output differs from the #> lines",
+    "crash_on_one_rank.py": (
+        r"(?s)^rank 1: tests/fixtures/launch/crash_on_one_rank.py:17: example raised RuntimeError: "
+        r"rank 1 fails on purpose\n"
+        r"rank 0: tests/fixtures/launch/crash_on_one_rank.py:18: example raised"
+    ),
+    "hang_on_one_rank.py": (
+        r"(?s)rank 0: did not finish within 6 s; it was at tests/fixtures/launch/hang_on_one_rank.py:20"
+        r".*rank 1: did not finish within 6 s; it was at tests/fixtures/launch/hang_on_one_rank.py:19"
+    ),
+    "prints_on_every_rank.py": (
+        r"rank 1: tests/fixtures/launch/prints_on_every_rank.py: printed output; only rank 0 "
+        r"prints .*\n    hello from every rank"
+    ),
+    "wrong_shape_on_ranks.py": (
+        r"rank [01]: tests/fixtures/launch/wrong_shape_on_ranks.py:15: x: expected \[2, 3\], "
+        r"got torch.Size\(\[2, 4\]\)"
+    ),
+}
+
+
+def test_launched_examples_fail_naming_rank_file_and_line(rank_server) -> None:
+    names = ["all_reduce.py", *BROKEN]
+    with ThreadPoolExecutor(len(names)) as pool:  # the server runs them side by side
+        checked = pool.map(lambda n: _check(rank_server, example(n)), names)
+        messages = dict(zip(names, checked, strict=True))
+    assert messages.pop("all_reduce.py") == "passed"
+    for name, pattern in BROKEN.items():
+        assert re.search(pattern, messages[name]), f"{name}:\n{messages[name]}"
+    assert no_children_left(rank_server) == []
+
+
+def _check(server, ex: CodeExample) -> str:
+    try:
+        check_launched_output(server, ex, "cpu", seed=0, timeout=6)
+    except (LaunchError, ExampleFailure) as exc:
+        return str(exc)
+    return "passed"
+
+
+def test_the_real_torchrun_prints_what_the_harness_checks() -> None:
+    """The harness forks the ranks with torchrun's environment; torchrun itself agrees."""
+    path = FIXTURES / "all_reduce.py"
+    torchrun = Path(sys.executable).parent / "torchrun"
+    result = subprocess.run(
+        [
+            str(torchrun),
+            "--nproc-per-node",
+            "2",
+            "--master-addr",
+            "127.0.0.1",
+            "--master-port",
+            str(free_port()),
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=dict(os.environ, GLOO_SOCKET_IFNAME="lo"),
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == expected_output(path.read_text("utf-8"))

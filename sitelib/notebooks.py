@@ -95,7 +95,9 @@ def _sections(page: Path) -> list[Section]:
 
 
 def build_notebook(page: Path) -> nbformat.NotebookNode:
-    config = load_config()
+    # mkdocs.yml's own site_url, not one set for a build (SITE_URL): the notebook is
+    # committed, and must not change with the machine that generates it.
+    config = load_config(environ={})
     site_url = config["site_url"].rstrip("/") + "/"
     page_url = f"{site_url}{page.stem}/"
     sections = _sections(page)

@@ -248,9 +248,11 @@ def serve() -> None:
         reply_stream.write(json.dumps(message) + "\n")
 
     running: list[_Running] = []
+    waiting: list[dict] = []  # requests not started yet: at most `limit` children at once
+    limit = max(2, os.cpu_count() or 2)
     open_input = True
     buffer = ""
-    while open_input or running:
+    while open_input or running or waiting:
         if open_input:
             ready, _, _ = select.select([sys.stdin], [], [], 0.02)
             if ready:
@@ -260,9 +262,15 @@ def serve() -> None:
                 buffer += chunk
                 while "\n" in buffer:
                     line, buffer = buffer.split("\n", 1)
-                    running.append(_start(json.loads(line)))
+                    waiting.append(json.loads(line))
         else:
             time.sleep(0.02)
+        while waiting and (
+            not running  # a request for more ranks than the limit still runs, alone
+            or sum(len(job.pids) - len(job.results) for job in running) + len(waiting[0]["envs"])
+            <= limit
+        ):
+            running.append(_start(waiting.pop(0)))
         while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)

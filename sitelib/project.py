@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,16 +28,24 @@ ROOT = Path(__file__).resolve().parents[1]
 INCLUDE = re.compile(r'^\s*(?P<escaped>;?)-+8<-+\s+"(?P<path>[^"]+)"\s*$')
 
 
-class _AnyTagLoader(yaml.SafeLoader):
-    """Read mkdocs.yml without importing the objects its !!python tags name."""
+def load_config(root: Path = ROOT, environ: Mapping[str, str] | None = None) -> dict:
+    """mkdocs.yml as plain data: ``!ENV [NAME, default]`` read from ``environ`` (the
+    process's environment by default) as MkDocs reads it, ``!!python`` tags as None
+    (nothing is imported)."""
+    environ = os.environ if environ is None else environ
 
+    class Loader(yaml.SafeLoader):
+        pass
 
-_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+    def env(loader: yaml.Loader, node: yaml.Node):
+        names = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else None
+        names = names or [loader.construct_scalar(node)]
+        *variables, default = names if len(names) > 1 else (*names, None)
+        return next((environ[v] for v in variables if v in environ), default)
 
-
-def load_config(root: Path = ROOT) -> dict:
-    """mkdocs.yml as plain data (``!ENV`` and ``!!python`` tags read as None)."""
-    return yaml.load((root / "mkdocs.yml").read_text("utf-8"), Loader=_AnyTagLoader)
+    Loader.add_constructor("!ENV", env)
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    return yaml.load((root / "mkdocs.yml").read_text("utf-8"), Loader=Loader)
 
 
 def nav_pages(nav) -> list[str]:

@@ -86,7 +86,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     names = {fixture for item in session.items for fixture in getattr(item, "fixturenames", ())}
     if "fresh_server" in names:
-        _server("fresh")
+        _server("fresh", *FRESH_PRELOAD)
     launched = (
         getattr(item, "callspec", None) and item.callspec.params.get("example")
         for item in session.items
@@ -101,10 +101,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     _servers.clear()
 
 
+# What the fresh server imports before it forks: torch, and what torch itself imports
+# the first time an optimizer steps (torch._dynamo: ~4 s on the 2-core machine, more
+# than `import torch`). Nothing else: no harness, no plotting.
+FRESH_PRELOAD = ("torch.optim", "torch._dynamo")
+
+
 @pytest.fixture(scope="session")
 def fresh_server():
     """Forks a fresh interpreter (torch imported, nothing else) per snippet run."""
-    return _server("fresh")
+    return _server("fresh", *FRESH_PRELOAD)
 
 
 @pytest.fixture(scope="session")

@@ -12,17 +12,14 @@ import functools
 import http.server
 import os
 import re
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
-from sitelib.examples import ANNOTATION, expected_output, without_annotations
+from sitelib.examples import ANNOTATION, without_annotations
 from sitelib.project import ROOT, load_config
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -241,21 +238,10 @@ def _lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.rstrip("\n").splitlines()]
 
 
-def _run_fresh(source: str) -> tuple[int, str, str]:
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", MPLBACKEND="Agg")
-    run = subprocess.run(
-        [sys.executable, "-c", source],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        cwd=ROOT,
-    )
-    return run.returncode, run.stdout, run.stderr
-
-
-def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site) -> None:
-    problems, to_run = [], []
+def test_copy_button_copies_the_exact_snippet(visit: Visit, built_site) -> None:
+    """Each copy button gives its snippet file without the annotation markers, which
+    tests/test_fresh.py runs in a fresh process against the page's #> lines."""
+    problems, copied = [], 0
     for path in pages(built_site):
         if path.startswith("notebooks/"):
             continue  # notebook cells have their own copy control; cells are tested in test_notebooks
@@ -270,26 +256,17 @@ def test_copy_button_copies_the_exact_snippet_that_runs(visit: Visit, built_site
             matches = (
                 sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
             )
-            for snippet in matches:
-                source = without_annotations(snippet.read_text("utf-8"))
-                if _lines(text) == _lines(source):
-                    to_run.append((f"/{path}: {title}", text, expected_output(source)))
-                    break
+            if not matches:
+                continue
+            if any(
+                _lines(text) == _lines(without_annotations(m.read_text("utf-8"))) for m in matches
+            ):
+                copied += 1
             else:
-                if matches:
-                    problems.append(
-                        f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}"
-                    )
-    assert to_run, "no snippet was found behind any copy button"
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        results = pool.map(lambda item: (item, _run_fresh(item[1])), to_run)
-        for (where, _, expected), (code, stdout, stderr) in results:
-            if code != 0:
-                problems.append(f"{where}: failed in a fresh python process:\n{stderr[-800:]}")
-            elif stdout.splitlines() != expected:
                 problems.append(
-                    f"{where}: printed {stdout.splitlines()} but the page says {expected}"
+                    f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}"
                 )
+    assert copied, "no snippet was found behind any copy button"
     assert not problems, "\n".join(problems)
 
 

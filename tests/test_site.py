@@ -89,6 +89,30 @@ def test_chapter_furniture(chapter: str, built_site) -> None:
     assert '<details class="success"' in page[exercise:], "the solution must be collapsed"
 
 
+SITE_ENV = {
+    "SITE_URL": "https://someone.github.io/a-fork/",
+    "REPO_URL": "https://github.com/someone/a-fork",
+    "REPO_NAME": "a-fork",
+}
+
+
+def test_links_follow_the_repository_that_builds_the_site(monkeypatch) -> None:
+    """MkDocs reads site_url, repo_url and repo_name from the environment when set
+    (docs.yml sets them from the repository), and uses the placeholders otherwise."""
+    from mkdocs.config import load_config as mkdocs_config
+
+    plain = mkdocs_config(str(ROOT / "mkdocs.yml"))
+    assert plain.repo_url == "https://github.com/example/training-step-docs"
+    for name, value in SITE_ENV.items():
+        monkeypatch.setenv(name, value)
+    forked = mkdocs_config(str(ROOT / "mkdocs.yml"))
+    assert (forked.site_url, forked.repo_url, forked.repo_name) == tuple(SITE_ENV.values())
+    assert load_config()["repo_url"] == SITE_ENV["REPO_URL"]  # sitelib reads it the same way
+    workflow = (ROOT / ".github" / "workflows" / "docs.yml").read_text("utf-8")
+    for name in SITE_ENV:
+        assert f"          {name}: " in workflow, f"docs.yml's build does not set {name}"
+
+
 def test_harness_code_is_linted() -> None:
     ruff = Path(sys.executable).parent / "ruff"
     result = subprocess.run(

@@ -126,9 +126,23 @@ def mkdocs_build(
     )
 
 
+def config_with_nav(nav_yaml: str, root: Path = ROOT) -> str:
+    """The project's mkdocs.yml with its ``nav:`` (the last key) replaced by ``nav_yaml``.
+
+    A whole file rather than MkDocs' ``INHERIT``: Zensical reads ``INHERIT`` too but
+    appends the child's nav to the parent's instead of replacing it.
+    """
+    text = (root / "mkdocs.yml").read_text("utf-8")
+    m = re.search(r"^nav:", text, re.M)
+    if m is None or list(load_config(root))[-1] != "nav":
+        raise ValueError("mkdocs.yml: nav must be its last key (the self-tests replace it)")
+    return text[: m.start()] + nav_yaml
+
+
 def fixture_project(tmp: Path, fixture: Path) -> Path:
-    """A project at ``tmp`` that inherits the real mkdocs.yml (MkDocs' ``INHERIT``)
-    with a fixture's docs/, snippets/ and nav (``fixture/nav.yml``)."""
+    """A project at ``tmp`` with the real mkdocs.yml (nav excepted), hooks and overrides,
+    and a fixture's docs/, snippets/ and nav (``fixture/nav.yml``). MkDocs and Zensical
+    both build it."""
     for name in ("hooks", "overrides"):
         (tmp / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp / name).symlink_to(ROOT / name, target_is_directory=True)
@@ -138,7 +152,33 @@ def fixture_project(tmp: Path, fixture: Path) -> Path:
         shutil.copytree(fixture / "snippets", tmp / "snippets")
     else:
         (tmp / "snippets").mkdir()
-    (tmp / "mkdocs.yml").write_text(
-        f"INHERIT: {ROOT / 'mkdocs.yml'}\n" + (fixture / "nav.yml").read_text("utf-8"), "utf-8"
-    )
+    nav = (fixture / "nav.yml").read_text("utf-8")
+    (tmp / "mkdocs.yml").write_text(config_with_nav(nav), "utf-8")
     return tmp
+
+
+def project_copy(tmp: Path) -> Path:
+    """A copy of the project's sources at ``tmp`` (docs/ and snippets/ copied, hooks/ and
+    overrides/ linked), for a builder that writes into the project: Zensical has no
+    ``--site-dir`` and keeps its site and cache inside the project's folder."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    for name in ("docs", "snippets"):
+        shutil.copytree(ROOT / name, tmp / name)
+    for name in ("hooks", "overrides"):
+        (tmp / name).symlink_to(ROOT / name, target_is_directory=True)
+    shutil.copy2(ROOT / "mkdocs.yml", tmp / "mkdocs.yml")
+    return tmp
+
+
+def zensical_build(root: Path) -> subprocess.CompletedProcess[str]:
+    """``zensical build --clean --strict`` of the project at ``root`` (its site goes to
+    ``root / "site"``); the caller checks the result. Zensical reads mkdocs.yml and runs
+    its Markdown extensions, not its MkDocs hooks or plugins."""
+    zensical = Path(sys.executable).parent / "zensical"
+    return subprocess.run(
+        [str(zensical), "build", "--clean", "--strict"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )

@@ -12,13 +12,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import markdown
 import pytest
 import torch
 from pytest_examples import CodeExample, EvalExample
 
 from sitelib.checks import ExampleFailure, check_devices, run_example
 from sitelib.examples import DEVICE_IDIOM, all_examples, device_idiom_problems, snippet_examples
-from sitelib.project import ROOT, bookkeeping, fixture_project, mkdocs_build
+from sitelib.mathml import MathError
+from sitelib.project import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -205,6 +207,47 @@ def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:
     assert "Doc file 'index.md' contains a link 'no_such_page.md'" in log
     assert "Doc file 'index.md' contains a link '#no-such-heading'" in log
     assert "not_in_nav.md" in log
+
+
+BAD_MATH = r"docs/index.md:13: cannot render the formula $\frac{1}{$ as MathML: a { is never closed"
+
+
+def test_broken_formula_fails_the_mkdocs_build(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path / "project", FIXTURES / "site_bad_math")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0
+    assert "Error reading page 'index.md':" in result.stderr
+    assert BAD_MATH in result.stderr, result.stderr[-2000:]
+
+
+def test_broken_formula_fails_the_zensical_build(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path / "project", FIXTURES / "site_bad_math")
+    result = zensical_build(project)
+    assert result.returncode != 0
+    assert BAD_MATH in result.stdout + result.stderr, (result.stdout + result.stderr)[-2000:]
+
+
+@pytest.mark.parametrize(
+    "formula, problem",
+    [
+        (r"$\frac{1}{$", "a { is never closed"),
+        (r"$\frac{1}{1-p$", "a { is never closed"),  # latex2mathml alone accepts it
+        (r"$x}$", "a } closes no {"),  # latex2mathml alone prints the }
+        (r"$\fracc{1}{2}$", r"unknown command \fracc"),  # latex2mathml alone prints \fracc
+        (r"$x^$", "latex2mathml raised MissingSuperScriptOrSubscriptError"),
+        (r"$\left( x$", "latex2mathml raised ExtraLeftOrMissingRightError"),
+        ("$$\n\\frac{1}{\n$$", "a { is never closed"),
+    ],
+)
+def test_bad_latex_is_reported_with_its_line(formula: str, problem: str) -> None:
+    source = f"# Page\n\nGood: $x^2$ and `{formula}` in code.\n\n- Bad:\n\n    {formula}\n"
+    with pytest.raises(MathError) as raised:
+        markdown.markdown(source, extensions=["sitelib.mathml"])
+    line = source[: source.rindex(formula)].count("\n") + 1
+    shown = " ".join(formula.split())
+    assert str(raised.value).startswith(
+        f"<markdown>:{line}: cannot render the formula {shown} as MathML: {problem}"
+    )
 
 
 def test_dtype_in_a_shape_comment_is_checked(eval_example: EvalExample) -> None:

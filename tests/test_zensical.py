@@ -1,0 +1,197 @@
+"""The content builds the same with Zensical, Material for MkDocs' successor.
+
+Zensical (pinned in requirements.lock) reads mkdocs.yml and runs its Markdown
+extensions, but not its MkDocs hooks or plugins. This builds a copy of the project
+with it and checks, chapter by chapter, what the content itself says: every included
+snippet (code text equal to the file), every admonition, every code annotation list
+and every formula as MathML with no raw ``$...$`` left. What only the hooks add
+(chapter header and footer, progress list, notebooks, lean code blocks) is not
+checked here; README, "Moving to Zensical", lists it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown
+import pytest
+from latex2mathml.converter import convert
+
+from sitelib.mathml import BLOCK, INLINE, prose
+from sitelib.project import ROOT, chapters, html_text, includes_in, project_copy, zensical_build
+
+CHAPTERS = chapters()
+ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
+CODE_BLOCK = re.compile(
+    r'<div class="language-\w+ highlight">.*?<pre\b[^>]*>(?P<code>.*?)</pre></div>'
+    r"\s*(?P<list><ol>.*?</ol>)?",
+    re.S,
+)
+ANNOTATION = re.compile(r"#\s*\((\d+)\)!")
+ADMONITION_SOURCE = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+([\w-]+)")
+ADMONITION_BUILT = re.compile(r'<div class="admonition ([\w-]+)|<details class="([\w-]+)')
+MATH = re.compile(r"<math\b.*?</math>", re.S)
+
+
+@pytest.fixture(scope="module")
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = project_copy(tmp_path_factory.mktemp("zensical") / "project")
+    result = zensical_build(project)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    return project / "site"
+
+
+# -- what a chapter's source says ---------------------------------------------------------
+def formulas_in(page: Path) -> list[tuple[int, str, str]]:
+    """(line, formula, its MathML) for every formula of the page, in page order. As in the
+    extension, display math is found first and may span lines (Markdown compiles inline
+    patterns with DOTALL); code, fenced or in spans, holds none."""
+    text = prose(page.read_text("utf-8"))
+    found = []
+    for pattern, display in ((BLOCK, "block"), (INLINE, "inline")):
+        for m in re.finditer(pattern, text, re.S):
+            mathml = convert(m["tex"].strip(), display=display)
+            found.append((m.start(), text.count("\n", 0, m.start()) + 1, m.group(0), mathml))
+        text = re.sub(pattern, lambda m: "\0" * len(m.group(0)), text, flags=re.S)
+    return [(line, formula, mathml) for _, line, formula, mathml in sorted(found)]
+
+
+def admonitions_in(page: Path) -> list[tuple[int, str]]:
+    lines = prose(page.read_text("utf-8")).splitlines()
+    return [(n, m[1]) for n, line in enumerate(lines, 1) if (m := ADMONITION_SOURCE.match(line))]
+
+
+# -- the check ------------------------------------------------------------------------------
+def zensical_problems(page: Path, built: str) -> list[str]:
+    """What of the chapter ``page`` its built HTML ``built`` lacks."""
+    name = page.relative_to(ROOT).as_posix()
+    article = ARTICLE.search(built)
+    if article is None:
+        return [f"{name}: no <article> in the built page"]
+    body = article.group(1)
+    problems = []
+
+    blocks = [(html_text(m["code"]), m["list"] or "") for m in CODE_BLOCK.finditer(body)]
+    for include in includes_in(page, ROOT):
+        text = (ROOT / "snippets" / include.path).read_text("utf-8")
+        where = f"{include.page}:{include.line}: snippets/{include.path}"
+        match = [items for code, items in blocks if code.strip("\n") == text.strip("\n")]
+        if not match:
+            problems.append(f"{where} is not in the built page (no code block with its text)")
+            continue
+        wanted = max((int(n) for n in ANNOTATION.findall(text)), default=0)
+        given = match[0].count("<li")
+        if given < wanted:
+            problems.append(
+                f"{where} has {wanted} code annotations; its block is followed by "
+                f"{given} list items"
+            )
+
+    expected = admonitions_in(page)
+    built_kinds = [a or b for a, b in ADMONITION_BUILT.findall(body)]
+    for i, (number, kind) in enumerate(expected):
+        if i >= len(built_kinds) or built_kinds[i] != kind:
+            problems.append(
+                f"{name}:{number}: admonition '{kind}' missing from the built page "
+                f"(built, in order: {built_kinds})"
+            )
+            break
+
+    maths = MATH.findall(body)
+    for i, (number, formula, mathml) in enumerate(formulas_in(page)):
+        if i >= len(maths) or maths[i] != mathml:
+            problems.append(
+                f"{name}:{number}: formula {formula} is not in the built page as MathML"
+            )
+            break
+    visible = html_text(re.sub(r"<(pre|code|math)\b.*?</\1>", "", body, flags=re.S))
+    problems += [
+        f"{name}: raw formula {m.group(0)} left in the text"
+        for pattern in (BLOCK, INLINE)
+        for m in re.finditer(pattern, visible, re.S)
+    ]
+    return problems
+
+
+@pytest.mark.parametrize("page", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_chapter_builds_the_same_with_zensical(page: Path, zensical_site: Path) -> None:
+    built = (zensical_site / page.stem / "index.html").read_text("utf-8")
+    assert zensical_problems(page, built) == []
+
+
+def test_every_chapter_has_something_to_check() -> None:
+    """The chapters hold what the check looks at, so it cannot pass on empty lists."""
+    for page in CHAPTERS:
+        assert includes_in(page, ROOT) and admonitions_in(page), page.name
+    assert sum(len(formulas_in(page)) for page in CHAPTERS) > 20
+    assert any(
+        ANNOTATION.search((ROOT / "snippets" / i.path).read_text("utf-8"))
+        for page in CHAPTERS
+        for i in includes_in(page, ROOT)
+    )
+
+
+# -- the check fails on a page that lacks something ---------------------------------------
+PAGE = ROOT / "docs" / "forward_pass.md"
+
+
+def _drop_snippet_line(html: str) -> str:
+    return html.replace(">log_call<", ">log_cal<", 1)
+
+
+def _raw_formula(html: str) -> str:
+    return MATH.sub(r"$\\frac{1}{1-p}$", html, count=1)
+
+
+def _drop_admonition(html: str) -> str:
+    return html.replace('class="admonition rule"', 'class="rule"', 1)
+
+
+def _drop_annotations(html: str) -> str:
+    return re.sub(r"(log_call.*?</pre></div>\s*)<ol>.*?</ol>", r"\1", html, count=1, flags=re.S)
+
+
+@pytest.mark.parametrize(
+    "breaks, problem",
+    [
+        (
+            _drop_snippet_line,
+            r"docs/forward_pass.md:\d+: snippets/forward_pass/call_vs_forward.py "
+            r"is not in the built page",
+        ),
+        (_raw_formula, r"docs/forward_pass.md:\d+: formula \$.*\$ is not in the built page"),
+        (_raw_formula, r"docs/forward_pass.md: raw formula \$\\frac\{1\}\{1-p\}\$ left"),
+        (_drop_admonition, r"docs/forward_pass.md:\d+: admonition 'rule' missing"),
+        (
+            _drop_annotations,
+            r"snippets/forward_pass/call_vs_forward.py has 2 code annotations; "
+            r"its block is followed by 0 list items",
+        ),
+    ],
+    ids=["snippet", "formula", "raw-formula", "admonition", "annotations"],
+)
+def test_zensical_check_catches_a_page_that_lacks_something(
+    breaks, problem: str, zensical_site: Path
+) -> None:
+    built = (zensical_site / PAGE.stem / "index.html").read_text("utf-8")
+    assert zensical_problems(PAGE, built) == []
+    broken = breaks(built)
+    assert broken != built, "the mutation must change the page"
+    problems = zensical_problems(PAGE, broken)
+    assert any(re.search(problem, p) for p in problems), problems
+
+
+# -- the math extension's syntax ------------------------------------------------------------
+def test_math_syntax() -> None:
+    html = markdown.markdown(
+        "Inline $x^2$, display $$\\sum_i x_i$$, a price of \\$5 and $6,\n"
+        "code `$y$` untouched.\n\n```\n$z$\n```\n",
+        extensions=["sitelib.mathml", "fenced_code"],
+    )
+    assert convert("x^2") in html
+    assert convert("\\sum_i x_i", display="block") in html
+    assert "a price of $5 and $6," in html
+    assert "<code>$y$</code>" in html
+    assert "<code>$z$\n</code>" in html
+    assert html.count("<math") == 2

@@ -10,6 +10,7 @@ place in the home page's progress list.
 from __future__ import annotations
 
 import html
+import io
 import json
 import os
 import re
@@ -127,16 +128,21 @@ def mkdocs_build(
 
 
 def config_with_nav(nav_yaml: str, root: Path = ROOT) -> str:
-    """The project's mkdocs.yml with its ``nav:`` (the last key) replaced by ``nav_yaml``.
+    """The project's mkdocs.yml with its ``nav`` replaced by ``nav_yaml``, every other
+    key, tag (``!ENV``, ``!!python/name``) and comment kept (ruamel.yaml's round trip).
 
     A whole file rather than MkDocs' ``INHERIT``: Zensical reads ``INHERIT`` too but
     appends the child's nav to the parent's instead of replacing it.
     """
-    text = (root / "mkdocs.yml").read_text("utf-8")
-    m = re.search(r"^nav:", text, re.M)
-    if m is None or list(load_config(root))[-1] != "nav":
-        raise ValueError("mkdocs.yml: nav must be its last key (the self-tests replace it)")
-    return text[: m.start()] + nav_yaml
+    from ruamel.yaml import YAML
+
+    yaml_rt = YAML()
+    yaml_rt.preserve_quotes = True
+    config = yaml_rt.load((root / "mkdocs.yml").read_text("utf-8"))
+    config["nav"] = yaml_rt.load(nav_yaml)["nav"]
+    out = io.StringIO()
+    yaml_rt.dump(config, out)
+    return out.getvalue()
 
 
 def fixture_project(tmp: Path, fixture: Path) -> Path:

@@ -150,6 +150,12 @@ def requires_cuda(example: CodeExample | str) -> bool:
     return "cuda" in markers(example).get("requires", [])
 
 
+def launch_command(example: CodeExample | str) -> str | None:
+    """A multi-process example's ``# launch:`` command (sitelib.launch runs it), or None."""
+    values = markers(example).get("launch", [])
+    return values[0] if values else None
+
+
 def snippet_requires_cuda(snippet: str, root: Path = ROOT) -> bool:
     """The same, for a snippet named relative to snippets/."""
     return requires_cuda((root / "snippets" / snippet).read_text("utf-8"))

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.examples import display_path, markers
+from sitelib.examples import display_path, launch_command
 from sitelib.processes import Child, ProcessServer, Request
 
 LAUNCH = re.compile(r"^torchrun\s+--nproc[-_]per[-_]node[ =](?P<n>\d+)$")
@@ -41,12 +41,6 @@ TIMEOUT = 90.0  # seconds for all ranks of one example; a hang fails after this
 
 class LaunchError(AssertionError):
     """A multi-process example that failed, naming the rank, file and line."""
-
-
-def launch_command(example: CodeExample | str) -> str | None:
-    """The example's ``# launch:`` command, or None for a single-process example."""
-    values = markers(example).get("launch", [])
-    return values[0] if values else None
 
 
 def ranks(command: str) -> int:

@@ -17,13 +17,14 @@ from __future__ import annotations
 import copy
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 from markdown.extensions.toc import slugify
 
-from sitelib.examples import snippet_requires_cuda, without_annotations
+from sitelib.examples import launch_command, snippet_requires_cuda, without_annotations
 from sitelib.project import ROOT, chapters, includes_in, load_config
 
 NOTEBOOKS = ROOT / "docs" / "notebooks"
@@ -118,9 +119,7 @@ def build_notebook(page: Path) -> nbformat.NotebookNode:
             link = f"([Read this section]({page_url}#{section.anchor}))"
             cells.append(nbformat.v4.new_markdown_cell(f"## {section.title}\n\n{context}{link}"))
         for snippet in section.snippets:
-            source = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8"))
-            source = source.rstrip("\n")
-            cells.append(nbformat.v4.new_code_cell(source, metadata={"snippet": snippet}))
+            cells += snippet_cells(snippet)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
@@ -129,6 +128,27 @@ def build_notebook(page: Path) -> nbformat.NotebookNode:
     for i, cell in enumerate(notebook.cells):
         cell.id = f"{page.stem}-{i}"
     return notebook
+
+
+def snippet_cells(snippet: str) -> list[nbformat.NotebookNode]:
+    """The cells for one snippet: its code; for a multi-process snippet (``# launch:``),
+    which a notebook's kernel cannot run, a cell that writes it to a file and a note
+    with the command that runs it from a terminal."""
+    source = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
+    command = launch_command(source)
+    if command is None:
+        return [nbformat.v4.new_code_cell(source, metadata={"snippet": snippet})]
+    name = Path(snippet).name
+    return [
+        nbformat.v4.new_code_cell(
+            f"%%writefile {name}\n{source}", metadata={"snippet": snippet, "launch": command}
+        ),
+        nbformat.v4.new_markdown_cell(
+            f"This example runs as several processes, so it cannot run in the notebook's "
+            f"kernel. The cell above saves it as `{name}`; run it from a terminal (in Colab, "
+            f"in a cell starting with `!`):\n\n```sh\n{command} {name}\n```"
+        ),
+    ]
 
 
 def without_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -144,7 +164,14 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     from nbclient import NotebookClient
 
     executed = copy.deepcopy(notebook)
-    NotebookClient(executed, timeout=120, kernel_name="python3", allow_errors=False).execute()
+    with tempfile.TemporaryDirectory() as cwd:  # where %%writefile cells write
+        NotebookClient(
+            executed,
+            timeout=120,
+            kernel_name="python3",
+            allow_errors=False,
+            resources={"metadata": {"path": cwd}},
+        ).execute()
     for cell in executed.cells:
         cell.metadata.pop("execution", None)
     executed.metadata = copy.deepcopy(notebook.metadata)  # drop what the kernel added

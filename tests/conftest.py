@@ -82,7 +82,7 @@ def _server(name: str, *preload: str):
 def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly:
         return
-    from sitelib.launch import launch_command
+    from sitelib.examples import launch_command
 
     names = {fixture for item in session.items for fixture in getattr(item, "fixturenames", ())}
     if "fresh_server" in names:

@@ -11,8 +11,8 @@ import pytest
 from pytest_examples import CodeExample, EvalExample
 
 from sitelib.checks import ExampleFailure, run_example
-from sitelib.examples import all_examples, device_idiom_problems, example_id
-from sitelib.launch import LaunchError, launch_command, run_launched_example
+from sitelib.examples import all_examples, device_idiom_problems, example_id, launch_command
+from sitelib.launch import LaunchError, run_launched_example
 
 
 @pytest.mark.parametrize("example", all_examples(), ids=example_id)

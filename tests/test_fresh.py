@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from sitelib.checks import normalise_device
-from sitelib.examples import expected_output, requires_cuda, without_annotations
-from sitelib.launch import launch_command
+from sitelib.examples import expected_output, launch_command, requires_cuda, without_annotations
 from sitelib.processes import Child, ProcessServer, Request
 from sitelib.project import ROOT
 

@@ -50,7 +50,8 @@ def normalise_device(text: str) -> str:
     """Printed text that legitimately differs by device, made device-neutral."""
     text = re.sub(r", device='(cuda|mps|xpu)(:\d+)?'", "", text)
     text = re.sub(r"device\(type='(cuda|mps|xpu)'(, index=\d+)?\)", "device(type='cpu')", text)
-    return re.sub(r"\b(cuda|mps|xpu)(:\d+)?\b", "cpu", text)
+    # A device name, not part of a dotted name such as torch.cuda.amp.
+    return re.sub(r"(?<![.\w])(cuda|mps|xpu)(:\d+)?\b(?!\.)", "cpu", text)
 
 
 def _named_tensors(value: Any) -> list[tuple[str, torch.Tensor]]:

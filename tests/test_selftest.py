@@ -309,3 +309,10 @@ def test_pytest_examples_adapter_reports_a_missing_name(
         "pytest_examples.run_code.parent_frame_id is gone or not an int",
         "EvalExample._run is gone",
     ]
+
+
+def test_device_names_are_normalised_but_module_names_are_not() -> None:
+    from sitelib.checks import normalise_device
+
+    printed = "tensor([1.], device='cuda:0') device(type='cuda', index=0) on cuda:0 torch.cuda.amp"
+    assert normalise_device(printed) == "tensor([1.]) device(type='cpu') on cpu torch.cuda.amp"

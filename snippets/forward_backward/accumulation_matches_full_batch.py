@@ -19,6 +19,6 @@ for xb, yb in zip(x.chunk(k), y.chunk(k), strict=True):  # xb: [M, 3], yb: [M, 1
     loss.backward()
 
 for p, g in zip(model.parameters(), full, strict=True):
-    torch.testing.assert_close(p.grad, g)
+    torch.testing.assert_close(p.grad, g)  # equal up to float rounding, not bit for bit
 print(all(torch.allclose(p.grad, g) for p, g in zip(model.parameters(), full, strict=True)))
 #> True

@@ -30,10 +30,8 @@ print(head.weight.grad is not None, backbone[0].weight.grad is None)
 try:
     head(feats_inf)
 except RuntimeError as err:
-    print(err)
-    '''
-    Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.
-    '''
+    print(str(err).split(".")[0])  # the first sentence; the rest suggests the two fixes below
+    #> Inference tensors cannot be saved for backward
 
 # A clone made outside inference mode is a normal tensor, and works.
 print(head(feats_inf.clone()).requires_grad)
@@ -43,10 +41,8 @@ print(head(feats_inf.clone()).requires_grad)
 try:
     feats_inf.relu_()
 except RuntimeError as err:
-    print(err)
-    '''
-    Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.
-    '''
+    print(str(err).split(".")[0])
+    #> Inplace update to inference tensor outside InferenceMode is not allowed
 
 # Freezing the parameters also stops the recording, with no context manager.
 backbone.requires_grad_(False)

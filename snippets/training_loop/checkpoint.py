@@ -72,7 +72,7 @@ def same_parameters(a, b):
     return all(torch.equal(p, q) for p, q in zip(a.parameters(), b.parameters(), strict=True))
 
 
-print(same_parameters(model, restored))  # training resumes exactly where it stopped
+print(same_parameters(model, restored))  # the same next step as the original
 #> True
 print(same_parameters(model, forgetful))  # Adam's moments and step count were lost
 #> False

@@ -36,8 +36,10 @@ with tempfile.TemporaryDirectory() as tmp:
         '''
         In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`
         '''
-        print(next(s for s in sentences if "GLOBAL" in s))
-        #> Trying to load unsupported GLOBAL posix.mkdir whose module posix is blocked
+        blocked = next(s for s in sentences if "GLOBAL" in s)
+        # It names os.mkdir by its platform module: posix (Linux, macOS) or nt (Windows).
+        print(blocked.replace(os.mkdir.__module__, "<platform>"))
+        #> Trying to load unsupported GLOBAL <platform>.mkdir whose module <platform> is blocked
     print(os.path.exists(marker))  # refused before anything ran
     #> False
 

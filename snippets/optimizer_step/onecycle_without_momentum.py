@@ -1,0 +1,31 @@
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+
+model = nn.Linear(4, 1).to(device)
+
+
+def one_cycle(optimizer, **kwargs):
+    return torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, max_lr=0.1, epochs=2, steps_per_epoch=3, **kwargs
+    )
+
+
+sgd = torch.optim.SGD(model.parameters(), lr=0.1)
+print(sgd.param_groups[0]["momentum"])  # plain SGD, as built
+#> 0
+one_cycle(sgd)  # the default, cycle_momentum=True, writes a momentum into the group
+print(sgd.param_groups[0]["momentum"], sgd.param_groups[0]["base_momentum"])
+#> 0.95 0.85
+
+plain = torch.optim.SGD(model.parameters(), lr=0.1)
+one_cycle(plain, cycle_momentum=False)  # schedules the learning rate only
+print(plain.param_groups[0]["momentum"], round(plain.param_groups[0]["lr"], 3))
+#> 0 0.004
+
+adam = torch.optim.Adam(model.parameters(), lr=0.1)
+one_cycle(adam)  # for Adam it cycles beta1 instead of a momentum
+print(adam.param_groups[0]["betas"])
+#> (0.95, 0.999)

@@ -21,6 +21,18 @@ STDOUT = re.compile(
 )
 
 
+def stdout_lines(chunks: list[str]) -> Counter:
+    """The lines printed, from a notebook's stdout in the order it arrived. The kernel
+    may send one print's output in several chunks, split anywhere, even inside a line
+    (more often on a busy machine); each chunk keeps its newlines, so join them first."""
+    return Counter("".join(chunks).splitlines())
+
+
+def rendered_stdout(rendered: str) -> list[str]:
+    """The stdout chunks of a notebook page built by mkdocs-jupyter, in page order."""
+    return [html_text(m.group("text")) for m in STDOUT.finditer(rendered)]
+
+
 def snippet_cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
     return [(c.metadata["snippet"], c.source) for c in notebook.cells if c.cell_type == "code"]
 
@@ -66,13 +78,14 @@ def test_code_cells_are_the_snippets_in_page_order(page: Path) -> None:
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
 def test_committed_outputs_match_the_snippets(page: Path) -> None:
     notebook = nbformat.read(notebooks.target(page), as_version=4)
-    printed = Counter(
-        line
-        for cell in notebook.cells
-        if cell.cell_type == "code"
-        for out in cell.outputs
-        if out.output_type == "stream" and out.name == "stdout"
-        for line in out.text.splitlines()
+    printed = stdout_lines(
+        [
+            out.text
+            for cell in notebook.cells
+            if cell.cell_type == "code"
+            for out in cell.outputs
+            if out.output_type == "stream" and out.name == "stdout"
+        ]
     )
     assert printed == expected_lines(notebook)
 
@@ -82,9 +95,22 @@ def test_notebook_executed_at_build_prints_the_snippets_output(page: Path, built
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = (site / "notebooks" / page.stem / "index.html").read_text("utf-8")
-    printed = Counter(
-        line for m in STDOUT.finditer(rendered) for line in html_text(m.group("text")).splitlines()
-    )
+    printed = stdout_lines(rendered_stdout(rendered))
     notebook = nbformat.read(notebooks.target(page), as_version=4)
     assert printed == expected_lines(notebook)
     assert (site / "notebooks" / page.stem / f"{page.stem}.ipynb").is_file()
+
+
+def test_stdout_split_inside_a_line_is_joined() -> None:
+    # Two prints whose output reached the page in three chunks, one cut before its "\n".
+    page = "".join(
+        '<div class="jp-RenderedText jp-OutputArea-output highlight" '
+        f'data-mime-type="text/plain" tabindex="0">\n<pre>{chunk}</pre>\n</div>'
+        for chunk in ("first line", "\nsecond ", "line\n")
+    )
+    assert rendered_stdout(page) == ["first line", "\nsecond ", "line\n"]
+    assert stdout_lines(rendered_stdout(page)) == Counter(["first line", "second line"])
+    # Read chunk by chunk, as before, the same page shows lines no print wrote.
+    assert Counter(line for c in rendered_stdout(page) for line in c.splitlines()) != Counter(
+        ["first line", "second line"]
+    )

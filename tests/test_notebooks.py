@@ -21,6 +21,18 @@ STDOUT = re.compile(
 )
 
 
+def stdout_lines(chunks: list[str]) -> Counter:
+    """The lines printed, from a notebook's stdout in the order it arrived. The kernel
+    may send one print's output in several chunks, split anywhere, even inside a line
+    (more often on a busy machine); each chunk keeps its newlines, so join them first."""
+    return Counter("".join(chunks).splitlines())
+
+
+def rendered_stdout(rendered: str) -> list[str]:
+    """The stdout chunks of a notebook page built by mkdocs-jupyter, in page order."""
+    return [html_text(m.group("text")) for m in STDOUT.finditer(rendered)]
+
+
 def snippet_cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
     """(snippet, the code it runs) for each code cell; a multi-process snippet's cell
     writes the snippet to a file (%%writefile) for a terminal to run."""
@@ -36,16 +48,15 @@ def run_in_kernel(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode
     return [c for c in notebook.cells if c.cell_type == "code" and "launch" not in c.metadata]
 
 
-def stdout_lines(cells: list[nbformat.NotebookNode]) -> Counter:
-    """What the cells printed, as committed."""
-    return Counter(
-        line
+def committed_stdout(cells: list[nbformat.NotebookNode]) -> list[str]:
+    """The stdout chunks the code cells printed, as committed."""
+    return [
+        out.text
         for cell in cells
         if cell.cell_type == "code"
         for out in cell.outputs
         if out.output_type == "stream" and out.name == "stdout"
-        for line in out.text.splitlines()
-    )
+    ]
 
 
 def expected_lines(notebook: nbformat.NotebookNode) -> Counter:
@@ -91,7 +102,7 @@ def test_code_cells_are_the_snippets_in_page_order(page: Path) -> None:
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
 def test_committed_outputs_match_the_snippets(page: Path) -> None:
     notebook = nbformat.read(notebooks.target(page), as_version=4)
-    assert stdout_lines(run_in_kernel(notebook)) == expected_lines(notebook)
+    assert stdout_lines(committed_stdout(run_in_kernel(notebook))) == expected_lines(notebook)
 
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
@@ -99,9 +110,23 @@ def test_notebook_page_shows_the_snippets_output(page: Path, built_site) -> None
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = (site / "notebooks" / page.stem / "index.html").read_text("utf-8")
-    printed = Counter(
-        line for m in STDOUT.finditer(rendered) for line in html_text(m.group("text")).splitlines()
-    )
+    printed = stdout_lines(rendered_stdout(rendered))
     notebook = nbformat.read(notebooks.target(page), as_version=4)
-    assert printed == stdout_lines(notebook.cells)  # which test_committed_outputs_... checks
+    # The committed outputs, which test_committed_outputs_match_the_snippets checks.
+    assert printed == stdout_lines(committed_stdout(notebook.cells))
     assert (site / "notebooks" / page.stem / f"{page.stem}.ipynb").is_file()
+
+
+def test_stdout_split_inside_a_line_is_joined() -> None:
+    # Two prints whose output reached the page in three chunks, one cut before its "\n".
+    page = "".join(
+        '<div class="jp-RenderedText jp-OutputArea-output highlight" '
+        f'data-mime-type="text/plain" tabindex="0">\n<pre>{chunk}</pre>\n</div>'
+        for chunk in ("first line", "\nsecond ", "line\n")
+    )
+    assert rendered_stdout(page) == ["first line", "\nsecond ", "line\n"]
+    assert stdout_lines(rendered_stdout(page)) == Counter(["first line", "second line"])
+    # Read chunk by chunk, as before, the same page shows lines no print wrote.
+    assert Counter(line for c in rendered_stdout(page) for line in c.splitlines()) != Counter(
+        ["first line", "second line"]
+    )

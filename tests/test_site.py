@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 import subprocess
@@ -111,6 +112,67 @@ def test_links_follow_the_repository_that_builds_the_site(monkeypatch) -> None:
     workflow = (ROOT / ".github" / "workflows" / "docs.yml").read_text("utf-8")
     for name in SITE_ENV:
         assert f"          {name}: " in workflow, f"docs.yml's build does not set {name}"
+
+
+def _is_sys_path(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "path"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "sys"
+    )
+
+
+def layering_problems(root: Path = ROOT) -> list[str]:
+    """Content -> sitelib -> its users (tests, hooks, tools): nothing imports tests/, and
+    no test, hook or tool reaches code by changing sys.path (the venv's .pth file names
+    the checkout)."""
+    problems = []
+    for folder in ("sitelib", "hooks", "tools", "tests"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if "fixtures" in path.parts or "node_modules" in path.parts:
+                continue
+            name = path.relative_to(root).as_posix()
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                modules = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom)
+                    else []
+                )
+                if any(m == "tests" or m.startswith("tests.") for m in modules):
+                    problems.append(f"{name}:{node.lineno}: imports tests/")
+                changed = (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and _is_sys_path(node.func.value)
+                ) or (
+                    isinstance(node, ast.Assign | ast.AugAssign)
+                    and any(
+                        _is_sys_path(t)
+                        for t in getattr(node, "targets", [getattr(node, "target", None)])
+                    )
+                )
+                if changed and folder != "sitelib":
+                    problems.append(f"{name}:{node.lineno}: changes sys.path")
+    return sorted(set(problems))
+
+
+def test_layers_import_downwards_only() -> None:
+    problems = layering_problems()
+    assert not problems, "\n".join(problems)
+
+
+def test_layering_check_catches_an_import_of_tests(tmp_path: Path) -> None:
+    (tmp_path / "hooks").mkdir()
+    (tmp_path / "hooks" / "bad.py").write_text("import os\nfrom tests.site import x\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_bad.py").write_text("import sys\n\nsys.path.insert(0, 'tools')\n")
+    assert layering_problems(tmp_path) == [
+        "hooks/bad.py:2: imports tests/",
+        "tests/test_bad.py:3: changes sys.path",
+    ]
 
 
 def test_harness_code_is_linted() -> None:

@@ -21,14 +21,21 @@ numbers drawn on the device, or on a device tensor aliasing a host one, prints
 something else under it: the check in :mod:`sitelib.checks` reruns every example
 this way and compares its output with the ``#>`` lines.
 
+The example cannot tell the simulated device from the CPU (its ``device.type`` is
+"cpu"), so where it saves and restores "the" generator state with
+``torch.get_rng_state``/``set_rng_state``, the device's generator is saved and
+restored with it, as on a machine whose only device is the CPU.
+
 Not covered (stated in the README's CUDA audit): float results that differ in the
-last bits between CPU and GPU kernels, TF32, non-deterministic GPU kernels, and
-random tensors created with ``device=x.device`` (a fresh device object).
+last bits between CPU and GPU kernels, TF32, non-deterministic GPU kernels, random
+tensors created with ``device=x.device`` (a fresh device object), and an example
+that saves the CPU's generator state but forgets the accelerator's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -39,6 +46,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 _SEEDED = torch.Tag.nondeterministic_seeded
+_get_rng_state, _set_rng_state = torch.random.get_rng_state, torch.random.set_rng_state
 _DEVICE_SEED_OFFSET = 0x9E3779B97F4A7C15 % 2**63  # any value other than 0 would do
 _TO_HOST = {"cpu", "numpy", "tolist", "item"}
 
@@ -173,13 +181,13 @@ class _DispatchMode(TorchDispatchMode):
         on_device = state.device_factory > 0 or any(state.is_marked(t) for t in inputs)
         if on_device and _SEEDED in func.tags and "generator" not in kwargs:
             state.seen.record()
-            cpu = torch.get_rng_state()
-            torch.set_rng_state(state.generator.get_state())
+            cpu = _get_rng_state()
+            _set_rng_state(state.generator.get_state())
             try:
                 out = func(*args, **kwargs)
             finally:
-                state.generator.set_state(torch.get_rng_state())
-                torch.set_rng_state(cpu)
+                state.generator.set_state(_get_rng_state())
+                _set_rng_state(cpu)
         else:
             out = func(*args, **kwargs)
         if on_device and not state.to_host:
@@ -194,7 +202,7 @@ def simulated_accelerator(run_file: str) -> Iterator[DeviceRandomness]:
     sentinel = torch.device("cpu")
     seen = DeviceRandomness(str(run_file))
     state = _State(sentinel, seen)
-    accelerator, manual_seed = torch.accelerator.current_accelerator, torch.manual_seed
+    manual_seed = torch.manual_seed
 
     def current_accelerator(check_available: bool = False) -> torch.device:
         return sentinel
@@ -203,11 +211,33 @@ def simulated_accelerator(run_file: str) -> Iterator[DeviceRandomness]:
         state.generator.manual_seed((int(seed) + _DEVICE_SEED_OFFSET) % 2**63)
         return manual_seed(seed)
 
-    torch.accelerator.current_accelerator = current_accelerator
-    torch.manual_seed = seed_both
+    snapshots: dict[bytes, torch.Tensor] = {}  # CPU state -> the device's at that moment
+
+    def get_rng_state() -> torch.Tensor:
+        cpu = _get_rng_state()
+        snapshots[hashlib.sha256(cpu.numpy().tobytes()).digest()] = state.generator.get_state()
+        return cpu
+
+    def set_rng_state(new_state: torch.Tensor) -> None:
+        key = hashlib.sha256(new_state.cpu().numpy().tobytes()).digest()
+        if key in snapshots:
+            state.generator.set_state(snapshots[key])
+        _set_rng_state(new_state)
+
+    patches = [
+        (torch.accelerator, "current_accelerator", current_accelerator),
+        (torch, "manual_seed", seed_both),
+        (torch, "get_rng_state", get_rng_state),
+        (torch, "set_rng_state", set_rng_state),
+        (torch.random, "get_rng_state", get_rng_state),
+        (torch.random, "set_rng_state", set_rng_state),
+    ]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
+    for owner, name, value in patches:
+        setattr(owner, name, value)
     try:
         with _FunctionMode(state), _DispatchMode(state):
             yield seen
     finally:
-        torch.accelerator.current_accelerator = accelerator
-        torch.manual_seed = manual_seed
+        for owner, name, value in originals:
+            setattr(owner, name, value)

@@ -145,7 +145,11 @@ def launch(
         request = Request(
             call="sitelib.launch:rank_main",
             args=[str(example.path), str(source), device, str(seed)],
-            envs=[{**env, "SITELIB_RESULT": files[r]} for r, env in enumerate(envs)],
+            # TMPDIR: what a rank leaves in its temporary folder goes with the launch's.
+            envs=[
+                {**env, "SITELIB_RESULT": files[r], "TMPDIR": folder}
+                for r, env in enumerate(envs)
+            ],
             timeout=timeout,
         )
         children = server.run(request)

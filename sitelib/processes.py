@@ -156,6 +156,7 @@ def _child(request: dict, env: dict[str, str], out: str, err: str) -> None:
         faulthandler.register(TRACEBACK_SIGNAL, file=sys.stderr, all_threads=False)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         os.environ.update(env)
+        tempfile.tempdir = None  # as in a new process: TMPDIR is read again
         os.chdir(request["cwd"])
         import random
 

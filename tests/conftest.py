@@ -92,7 +92,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         for item in session.items
     )
     if "rank_server" in names or any(e and launch_command(e) for e in launched):
-        _server("ranks", "sitelib.launch", "sitelib.checks")
+        _server("ranks", *RANK_PRELOAD)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -105,6 +105,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 # the first time an optimizer steps (torch._dynamo: ~4 s on the 2-core machine, more
 # than `import torch`). Nothing else: no harness, no plotting.
 FRESH_PRELOAD = ("torch.optim", "torch._dynamo")
+# The rank server also holds the harness each rank runs around its example.
+RANK_PRELOAD = (*FRESH_PRELOAD, "torch.distributed", "sitelib.launch", "sitelib.checks")
 
 
 @pytest.fixture(scope="session")
@@ -116,4 +118,4 @@ def fresh_server():
 @pytest.fixture(scope="session")
 def rank_server():
     """Forks the ranks of multi-process examples (torch and the harness imported)."""
-    return _server("ranks", "sitelib.launch", "sitelib.checks")
+    return _server("ranks", *RANK_PRELOAD)

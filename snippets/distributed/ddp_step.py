@@ -1,0 +1,95 @@
+# launch: torchrun --nproc-per-node 2
+import copy
+import os
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+if device.type != "cpu":  # one accelerator per process, picked by LOCAL_RANK
+    device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
+    torch.accelerator.set_device_index(device)
+dist.init_process_group(backend=dist.get_default_backend_for_device(device))
+rank, world_size = dist.get_rank(), dist.get_world_size()
+torch.manual_seed(0)
+
+
+def gather(obj):
+    """Every rank's `obj`, in rank order, on every rank."""
+    objs = [None] * world_size
+    dist.all_gather_object(objs, obj)
+    return objs
+
+
+def flat(tensors):
+    """All the tensors as one vector, to compare them in one go."""
+    return torch.cat([t.detach().reshape(-1) for t in tensors])
+
+
+def same_on_every_rank(tensor):
+    copies = gather(tensor.cpu())
+    return all(torch.equal(copies[0], other) for other in copies)
+
+
+torch.manual_seed(rank)  # a different initialisation on each rank, on purpose
+model = nn.Linear(4, 1).to(device)
+same_before = same_on_every_rank(flat(model.parameters()))
+ddp_model = DDP(model)  # copies rank 0's parameters to every rank
+same_after = same_on_every_rank(flat(ddp_model.parameters()))
+if rank == 0:
+    print("same parameters on every rank, before DDP:", same_before)
+    #> same parameters on every rank, before DDP: False
+    print("same parameters on every rank, after DDP:", same_after)
+    #> same parameters on every rank, after DDP: True
+
+# Each rank has its own 8 samples; together they are a global batch of 16.
+data = torch.Generator().manual_seed(rank)
+x = torch.randn(8, 4, generator=data).to(device)  # x: [B, 4]
+y = torch.randn(8, 1, generator=data).to(device)  # y: [B, 1]
+loss_fn = nn.MSELoss()
+local_model = copy.deepcopy(model)  # not wrapped: computes this rank's gradient only
+full_model = copy.deepcopy(model)  # not wrapped: sees the whole global batch
+
+loss = loss_fn(ddp_model(x), y)  # loss: []
+loss.backward()  # all-reduces (averages) the gradients across ranks
+loss_fn(local_model(x), y).backward()
+x_all = torch.cat(gather(x.cpu())).to(device)  # x_all: [N, 4]
+y_all = torch.cat(gather(y.cpu())).to(device)  # y_all: [N, 1]
+loss_fn(full_model(x_all), y_all).backward()
+
+ddp_grad = flat(p.grad for p in ddp_model.parameters())
+local_grad = flat(p.grad for p in local_model.parameters())
+full_grad = flat(p.grad for p in full_model.parameters())
+facts = gather(
+    (
+        round(loss.item(), 3),
+        torch.allclose(ddp_grad, local_grad, atol=1e-6),
+        torch.allclose(ddp_grad, full_grad, atol=1e-6),
+    )
+)
+same_grad = same_on_every_rank(ddp_grad)
+if rank == 0:
+    for r, (r_loss, same_local, same_full) in enumerate(facts):
+        print(
+            f"rank {r}: loss {r_loss}, DDP grad == local grad {same_local}, "
+            f"== global-batch grad {same_full}"
+        )
+        #> rank 0: loss 1.658, DDP grad == local grad False, == global-batch grad True
+        #> rank 1: loss 3.762, DDP grad == local grad False, == global-batch grad True
+    print("same gradient on every rank:", same_grad)
+    #> same gradient on every rank: True
+
+optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.1)
+start = flat(ddp_model.parameters())
+optimizer.step()  # the same update from the same gradient: the replicas stay identical
+moved = not torch.equal(start, flat(ddp_model.parameters()))
+same_stepped = same_on_every_rank(flat(ddp_model.parameters()))
+if rank == 0:
+    print("parameters moved:", moved)
+    #> parameters moved: True
+    print("same parameters on every rank, after the step:", same_stepped)
+    #> same parameters on every rank, after the step: True
+
+dist.destroy_process_group()

@@ -1,0 +1,86 @@
+# launch: torchrun --nproc-per-node 2
+import os
+import shutil
+import tempfile
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+if device.type != "cpu":  # one accelerator per process, picked by LOCAL_RANK
+    device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
+    torch.accelerator.set_device_index(device)
+dist.init_process_group(backend=dist.get_default_backend_for_device(device))
+rank, world_size = dist.get_rank(), dist.get_world_size()
+torch.manual_seed(0)
+
+
+def gather(obj):
+    """Every rank's `obj`, in rank order, on every rank."""
+    objs = [None] * world_size
+    dist.all_gather_object(objs, obj)
+    return objs
+
+
+def make_model():
+    return nn.Linear(4, 1).to(device)
+
+
+ddp_model = DDP(make_model())
+optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.1, momentum=0.9)
+data = torch.Generator().manual_seed(rank)
+x = torch.randn(8, 4, generator=data).to(device)  # x: [B, 4]
+y = torch.randn(8, 1, generator=data).to(device)  # y: [B, 1]
+loss = nn.functional.mse_loss(ddp_model(x), y)  # loss: []
+loss.backward()
+optimizer.step()
+
+# Logging: each rank's loss is its own batch's; all-reduce it for the global mean.
+logged = loss.detach().clone()
+dist.all_reduce(logged, op=dist.ReduceOp.SUM)  # every rank calls it, every rank gets the sum
+logged /= world_size
+facts = gather((round(loss.item(), 3), round(logged.item(), 3)))
+if rank == 0:
+    for r, (own, mean) in enumerate(facts):
+        print(f"rank {r}: own loss {own}, all-reduced mean {mean}")
+        #> rank 0: own loss 1.658, all-reduced mean 2.71
+        #> rank 1: own loss 3.762, all-reduced mean 2.71
+
+# Checkpoint: every rank needs the same path; rank 0 makes the directory.
+holder = [tempfile.mkdtemp() if rank == 0 else None]
+dist.broadcast_object_list(holder, src=0)
+path = os.path.join(holder[0], "checkpoint.pt")
+if rank == 0:  # one writer: the replicas are identical anyway
+    state = {"model": ddp_model.module.state_dict(), "optimizer": optimizer.state_dict()}
+    torch.save(state, path)
+dist.barrier()  # nobody reads before rank 0 has finished writing
+
+loaded = torch.load(path, map_location=device, weights_only=True)  # onto this rank's device
+restored = make_model()
+restored.load_state_dict(loaded["model"])
+restored_optimizer = torch.optim.SGD(restored.parameters(), lr=0.1, momentum=0.9)
+restored_optimizer.load_state_dict(loaded["optimizer"])
+pairs = zip(restored.parameters(), ddp_model.parameters(), strict=True)
+same = all(torch.equal(p, q) for p, q in pairs)
+facts = gather((same, str(loaded["model"]["weight"].device)))
+if rank == 0:
+    print("keys of ddp_model.state_dict():", sorted(ddp_model.state_dict()))
+    #> keys of ddp_model.state_dict(): ['module.bias', 'module.weight']
+    print("keys saved from ddp_model.module:", sorted(loaded["model"]))
+    #> keys saved from ddp_model.module: ['bias', 'weight']
+    for r, (same, where) in enumerate(facts):
+        print(f"rank {r}: loaded onto {where}, same weights as the trained model {same}")
+        #> rank 0: loaded onto cpu, same weights as the trained model True
+        #> rank 1: loaded onto cpu, same weights as the trained model True
+
+dist.barrier()  # every rank has read the file before rank 0 deletes it
+if rank == 0:
+    shutil.rmtree(holder[0])
+    print("checkpoint directory removed:", not os.path.exists(holder[0]))
+    #> checkpoint directory removed: True
+
+dist.destroy_process_group()
+# restored is a fresh copy for the check; it never ran backward:
+# expect-no-grad: restored.*

@@ -38,7 +38,7 @@ from pytest_examples import CodeExample, EvalExample
 
 from sitelib import pytest_examples_adapter as adapter
 from sitelib.device_sim import simulated_accelerator
-from sitelib.examples import display_path, markers, requires_cuda
+from sitelib.examples import display_path, markers, multiline_prints, requires_cuda
 from sitelib.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
 
 
@@ -278,6 +278,8 @@ def run_example(
     if requires_cuda(example) and device != "cuda":
         pytest.skip(f"{shown}: needs CUDA (run with --device cuda)")
 
+    if problems := multiline_prints(example):
+        raise ExampleFailure("\n".join(problems))
     eval_example.set_config(**adapter.CONFIG)
     eval_example.print_callback = normalise_device
     if lint:

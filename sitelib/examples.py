@@ -150,6 +150,28 @@ def requires_cuda(example: CodeExample | str) -> bool:
     return "cuda" in markers(example).get("requires", [])
 
 
+def multiline_prints(example: CodeExample) -> list[str]:
+    """A ``print(...)`` call spread over several lines: pytest-examples would write its
+    #> lines inside the call's parentheses (``--update-examples`` breaks the file).
+    Build the text first (``line = (f"..." f"...")``), then ``print(line)``."""
+    import ast
+
+    try:
+        tree = ast.parse(example.source)
+    except SyntaxError:
+        return []  # ruff reports it
+    return [
+        f"{display_path(example)}:{example.start_line + node.lineno}: print() spans lines "
+        f"{example.start_line + node.lineno}-{example.start_line + node.end_lineno}; its #> "
+        "lines would be written inside it: build the text first, then print it on one line"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "print"
+        and node.end_lineno > node.lineno
+    ]
+
+
 def launch_command(example: CodeExample | str) -> str | None:
     """A multi-process example's ``# launch:`` command (sitelib.launch runs it), or None."""
     values = markers(example).get("launch", [])

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.examples import display_path, launch_command
+from sitelib.examples import display_path, launch_command, multiline_prints
 from sitelib.processes import Child, ProcessServer, Request
 
 LAUNCH = re.compile(r"^torchrun\s+--nproc[-_]per[-_]node[ =](?P<n>\d+)$")
@@ -147,8 +147,7 @@ def launch(
             args=[str(example.path), str(source), device, str(seed)],
             # TMPDIR: what a rank leaves in its temporary folder goes with the launch's.
             envs=[
-                {**env, "SITELIB_RESULT": files[r], "TMPDIR": folder}
-                for r, env in enumerate(envs)
+                {**env, "SITELIB_RESULT": files[r], "TMPDIR": folder} for r, env in enumerate(envs)
             ],
             timeout=timeout,
         )
@@ -229,6 +228,8 @@ def run_launched_example(
 
         if torch.cuda.device_count() < n:
             pytest.skip(f"{shown}: needs {n} GPUs, this machine has {torch.cuda.device_count()}")
+    if problems := multiline_prints(example):
+        raise LaunchError("\n".join(problems))
     eval_example.set_config(**adapter.CONFIG)
     if eval_example.update_examples:
         eval_example.format_ruff(example)

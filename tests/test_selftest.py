@@ -316,3 +316,11 @@ def test_device_names_are_normalised_but_module_names_are_not() -> None:
 
     printed = "tensor([1.], device='cuda:0') device(type='cuda', index=0) on cuda:0 torch.cuda.amp"
     assert normalise_device(printed) == "tensor([1.]) device(type='cpu') on cpu torch.cuda.amp"
+
+
+def test_print_over_several_lines_is_refused(eval_example: EvalExample) -> None:
+    fails(
+        "examples/multiline_print.py",
+        eval_example,
+        r"multiline_print.py:4: print\(\) spans lines 4-7; its #> lines would be written inside it",
+    )

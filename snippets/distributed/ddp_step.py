@@ -72,10 +72,11 @@ facts = gather(
 same_grad = same_on_every_rank(ddp_grad)
 if rank == 0:
     for r, (r_loss, same_local, same_full) in enumerate(facts):
-        print(
+        line = (
             f"rank {r}: loss {r_loss}, DDP grad == local grad {same_local}, "
             f"== global-batch grad {same_full}"
         )
+        print(line)
         #> rank 0: loss 1.658, DDP grad == local grad False, == global-batch grad True
         #> rank 1: loss 3.762, DDP grad == local grad False, == global-batch grad True
     print("same gradient on every rank:", same_grad)

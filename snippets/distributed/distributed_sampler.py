@@ -44,9 +44,11 @@ for epoch in range(2):  # forgot set_epoch
 per_rank = gather(" | ".join(orders))
 if rank == 0:
     print(report("without set_epoch:", per_rank))
-    #> without set_epoch:
-    #> rank 0: epoch 0 [4, 7, 3, 0, 6] | epoch 1 [4, 7, 3, 0, 6]
-    #> rank 1: epoch 0 [1, 5, 9, 8, 2] | epoch 1 [1, 5, 9, 8, 2]
+    '''
+    without set_epoch:
+    rank 0: epoch 0 [4, 7, 3, 0, 6] | epoch 1 [4, 7, 3, 0, 6]
+    rank 1: epoch 0 [1, 5, 9, 8, 2] | epoch 1 [1, 5, 9, 8, 2]
+    '''
 
 orders = []
 for epoch in range(2):
@@ -55,9 +57,11 @@ for epoch in range(2):
 per_rank = gather(" | ".join(orders))
 if rank == 0:
     print(report("with set_epoch(epoch):", per_rank))
-    #> with set_epoch(epoch):
-    #> rank 0: epoch 0 [4, 7, 3, 0, 6] | epoch 1 [5, 1, 0, 9, 7]
-    #> rank 1: epoch 0 [1, 5, 9, 8, 2] | epoch 1 [6, 2, 8, 3, 4]
+    '''
+    with set_epoch(epoch):
+    rank 0: epoch 0 [4, 7, 3, 0, 6] | epoch 1 [5, 1, 0, 9, 7]
+    rank 1: epoch 0 [1, 5, 9, 8, 2] | epoch 1 [6, 2, 8, 3, 4]
+    '''
 
 mine = list(sampler)
 everyone = gather(mine)
@@ -74,12 +78,16 @@ dropped = DistributedSampler(uneven, shuffle=False, drop_last=True)
 padded_per_rank, dropped_per_rank = gather(list(padded)), gather(list(dropped))
 if rank == 0:
     print(report("11 samples, drop_last=False (padded):", padded_per_rank))
-    #> 11 samples, drop_last=False (padded):
-    #> rank 0: [0, 2, 4, 6, 8, 10]
-    #> rank 1: [1, 3, 5, 7, 9, 0]
+    '''
+    11 samples, drop_last=False (padded):
+    rank 0: [0, 2, 4, 6, 8, 10]
+    rank 1: [1, 3, 5, 7, 9, 0]
+    '''
     print(report("11 samples, drop_last=True:", dropped_per_rank))
-    #> 11 samples, drop_last=True:
-    #> rank 0: [0, 2, 4, 6, 8]
-    #> rank 1: [1, 3, 5, 7, 9]
+    '''
+    11 samples, drop_last=True:
+    rank 0: [0, 2, 4, 6, 8]
+    rank 1: [1, 3, 5, 7, 9]
+    '''
 
 dist.destroy_process_group()

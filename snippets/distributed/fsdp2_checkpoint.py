@@ -98,10 +98,11 @@ same_momentum = all(
 facts = gather((same_plain, same_shards, same_momentum))
 if rank == 0:
     for r, (plain_ok, shards_ok, momentum_ok) in enumerate(facts):
-        print(
+        line = (
             f"rank {r}: unsharded copy matches {plain_ok}, "
             f"resumed shards match {shards_ok}, momentum matches {momentum_ok}"
         )
+        print(line)
         #> rank 0: unsharded copy matches True, resumed shards match True, momentum matches True
         #> rank 1: unsharded copy matches True, resumed shards match True, momentum matches True
 

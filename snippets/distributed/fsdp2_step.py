@@ -72,11 +72,9 @@ if rank == 0:
     print("global gradient norm:", round(ref_norm.item(), 3))
     #> global gradient norm: 0.324
     for r, (local, kind, norm_ok, weights_ok) in enumerate(facts):
-        print(
-            f"rank {r}: own shards' norm {local}; clip_grad_norm_ -> {kind} "
-            f"== global norm {norm_ok}; weights == unsharded {weights_ok}"
-        )
-        #> rank 0: own shards' norm 0.273; clip_grad_norm_ -> DTensor == global norm True; weights == unsharded True
-        #> rank 1: own shards' norm 0.174; clip_grad_norm_ -> DTensor == global norm True; weights == unsharded True
+        clipped = f"clip -> {kind} = global norm {norm_ok}"
+        print(f"rank {r}: shard norm {local}, {clipped}, weights = unsharded {weights_ok}")
+        #> rank 0: shard norm 0.273, clip -> DTensor = global norm True, weights = unsharded True
+        #> rank 1: shard norm 0.174, clip -> DTensor = global norm True, weights = unsharded True
 
 dist.destroy_process_group()

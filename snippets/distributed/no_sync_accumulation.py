@@ -82,10 +82,11 @@ if rank == 0:
     #> global batch: 64 samples, 2 ranks x 4 micro-batches of 8
     for style in styles:
         same_everywhere = all(rank_same[style] for rank_same in facts)
-        print(
+        line = (
             f"{style}: all-reduces {counts[style]}, "
             f"global-batch gradient on every rank {same_everywhere}"
         )
+        print(line)
         #> sync every time: all-reduces 4, global-batch gradient on every rank True
         #> no_sync(): all-reduces 1, global-batch gradient on every rank True
         #> backward only in no_sync(): all-reduces 4, global-batch gradient on every rank True

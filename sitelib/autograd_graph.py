@@ -75,7 +75,6 @@ class Directive:
     after: str | None = None  # capture right after the one line containing this text
     params: tuple[str, ...] = ()  # modules whose parameter names label the leaves
     saved: bool = False  # draw the tensors each node saved for backward
-    source: str = field(default="", compare=False)  # the comment, as written
 
 
 def _names(value: Any, key: str) -> tuple[str, ...]:
@@ -89,7 +88,7 @@ def _names(value: Any, key: str) -> tuple[str, ...]:
     return tuple(items)
 
 
-def parse(body: str, line: int, source: str = "") -> Directive:
+def parse(body: str, line: int) -> Directive:
     """One directive from the YAML inside its comment."""
     try:
         data = yaml.safe_load(body) or {}
@@ -119,7 +118,6 @@ def parse(body: str, line: int, source: str = "") -> Directive:
         after=data.get("after"),
         params=_names(data.get("params"), "params"),
         saved=data.get("saved", False),
-        source=source,
     )
 
 
@@ -147,7 +145,7 @@ def find(markdown: str) -> Iterator[tuple[re.Match, int, Directive | DrawingErro
         if line in fenced:
             continue
         try:
-            yield m, line + 1, parse(m.group("body"), line + 1, m.group(0).strip())
+            yield m, line + 1, parse(m.group("body"), line + 1)
         except DrawingError as err:
             yield m, line + 1, err
 
@@ -178,11 +176,22 @@ def _roots(names: tuple[str, ...], scope: dict[str, Any], when: str):
 
 
 @contextlib.contextmanager
-def _on_the_cpu() -> Iterator[None]:
-    """The device idiom picks the CPU: the pictures are the same on every build machine
-    (on CUDA a few nodes differ, dropout's for one)."""
-    with mock.patch.object(torch.accelerator, "current_accelerator", return_value=None):
-        yield
+def _as_pasted() -> Iterator[None]:
+    """Run on the CPU (the device idiom is made to pick it), so that the pictures are
+    the same on every build machine: on CUDA a few nodes differ, dropout's for one.
+    The snippet runs inside the build's process: torch's global switches that it may
+    flip are put back afterwards."""
+    grad, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
+    try:
+        with (
+            mock.patch.object(torch.accelerator, "current_accelerator", return_value=None),
+            torch.random.fork_rng(devices=[]),
+            torch.enable_grad(),
+        ):
+            yield
+    finally:
+        torch.set_grad_enabled(grad)
+        torch.set_default_dtype(dtype)
 
 
 def run_snippet(path: Path, directive: Directive, visit: Visitor) -> list[Any]:
@@ -229,7 +238,7 @@ def run_snippet(path: Path, directive: Directive, visit: Visitor) -> list[Any]:
     stdout = io.StringIO()
     patches = contextlib.ExitStack()
     with patches:
-        patches.enter_context(_on_the_cpu())
+        patches.enter_context(_as_pasted())
         patches.enter_context(contextlib.redirect_stdout(stdout))
         if directive.backward:
             patches.enter_context(mock.patch.object(torch.autograd, "backward", backward))
@@ -240,15 +249,16 @@ def run_snippet(path: Path, directive: Directive, visit: Visitor) -> list[Any]:
             scope = runpy.run_path(filename, run_name="__main__")
         except DrawingError:
             raise
-        except BaseException as err:  # noqa: BLE001 (any failure of the snippet)
+        except (Exception, SystemExit) as err:  # any failure of the snippet
             tb = err.__traceback__
             line = 0
             while tb is not None:
                 if tb.tb_frame.f_code.co_filename == filename:
                     line = tb.tb_lineno
                 tb = tb.tb_next
+            message = (str(err).strip().splitlines() or [""])[0]
             raise DrawingError(
-                f"the snippet raised {type(err).__name__} at line {line}: {err}"
+                f"the snippet raised {type(err).__name__} at line {line}: {message}"
             ) from None
     if target is not None and not captures:
         raise DrawingError(f"after: line {target} never ran")

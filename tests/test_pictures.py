@@ -233,6 +233,14 @@ def page(directive_yaml: str) -> str:
             r"graph.py: after: 'model' matches lines 7, 9, 10 of the snippet; it must match one",
         ),
         (
+            "snippet: chapter/graph.py\nvar: lost\nafter: out = model(x)\ncaption: c",
+            r"graph.py: var: the snippet has no variable 'lost' after line 9",
+        ),
+        (
+            "snippet: chapter/graph.py\nvar: out\nafter: print(out)\ncaption: c",
+            r"graph.py: after: 'print\(out\)' matches no line of the snippet",
+        ),
+        (
             "snippet: chapter/graph.py\nvar: device\ncaption: c",
             r"graph.py: var: device is a device, not a tensor",
         ),

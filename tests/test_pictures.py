@@ -35,12 +35,13 @@ MAX_SVG_BYTES = 10_000
 Label = tuple[str, ...]
 
 
-def directives() -> list[tuple[str, Directive]]:
+def directives() -> list[tuple[str, int, Directive]]:
+    """(page, number in the page, directive) for every picture the pages ask for."""
     found = []
     for page in sorted((ROOT / "docs").rglob("*.md")):
-        for _, _, directive in find(page.read_text("utf-8")):
+        for number, (_, _, directive) in enumerate(find(page.read_text("utf-8")), 1):
             assert not isinstance(directive, DrawingError), f"{page}: {directive}"
-            found.append((page.relative_to(ROOT / "docs").as_posix(), directive))
+            found.append((page.relative_to(ROOT / "docs").as_posix(), number, directive))
     return found
 
 
@@ -166,7 +167,7 @@ DIRECTIVES = directives()
 
 
 def test_the_four_sections_have_pictures() -> None:
-    drawn_from = {d.snippet for _, d in DIRECTIVES}
+    drawn_from = {d.snippet for _, _, d in DIRECTIVES}
     assert {
         "forward_pass/tiny_vision_mlp.py",
         "forward_pass/no_grad_vs_inference_mode.py",
@@ -177,13 +178,14 @@ def test_the_four_sections_have_pictures() -> None:
 
 
 @pytest.mark.parametrize(
-    ("page", "directive"), DIRECTIVES, ids=[f"{p}:{d.line}" for p, d in DIRECTIVES]
+    ("page", "number", "directive"), DIRECTIVES, ids=[f"{p}:{d.line}" for p, _, d in DIRECTIVES]
 )
-def test_picture_is_the_recorded_graph(page: str, directive: Directive, built_site) -> None:
+def test_picture_is_the_recorded_graph(
+    page: str, number: int, directive: Directive, built_site
+) -> None:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
     html = (site / page.removesuffix(".md") / "index.html").read_text("utf-8")
-    number = [d for p, d in DIRECTIVES if p == page].index(directive) + 1
     figure = drawn_figures(html).get(f"autograd-graph-{number}")
     assert figure, f"docs/{page}:{directive.line}: no figure autograd-graph-{number} in the page"
     expected = recorded(directive)

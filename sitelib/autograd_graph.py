@@ -29,8 +29,9 @@ Drawing one takes three steps, each a function here:
    fonts taken out so the site's stylesheet themes it in both palettes. The
    ``<figure>`` around it is drawn by ``overrides/partials/autograd-graph.html``.
 
-Any failure is a :class:`DrawingError`; the hook prefixes the page, line and
-snippet, and the build stops.
+:func:`figures` does the three for every directive of a page. Any failure is a
+:class:`DrawingError` that names the page, the line and the snippet;
+``hooks/autograd_graph.py`` makes it stop the build.
 """
 
 from __future__ import annotations
@@ -451,16 +452,18 @@ def render(graph: Graph, prefix: str) -> dict[str, str]:
         raise DrawingError("Graphviz's dot is not installed (apt-get install graphviz)") from None
     except graphviz.CalledProcessError as err:
         raise DrawingError(f"dot failed: {err.stderr}") from None
-    head = re.search(r'<svg width="(\d+)pt" height="(\d+)pt"\s+viewBox="([^"]+)"', svg)
+    head = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s+viewBox="([^"]+)"', svg)
+    if head is None:
+        raise DrawingError(f"dot's SVG has no size and viewBox: {svg[:300]!r}")
     body = svg[svg.index(">", head.end()) + 1 : svg.rindex("</svg>")]
     body = re.sub(r"<!--.*?-->|<title>.*?</title>", "", body, flags=re.S)
+    body = re.sub(r">\s+<", "><", body).strip()
     # The background Graphviz paints first, then its colours and fonts: the stylesheet
     # gives strokes and text the page's colours in either palette.
-    body = re.sub(r'<polygon fill="transparent" stroke="transparent"[^>]*/>', "", body, count=1)
+    body = re.sub(r'^(<g [^>]*class="graph"[^>]*>)<polygon [^>]*/>', r"\1", body)
     body = re.sub(r' (?:fill|stroke)="(?:black|none|transparent)"', "", body)
     body = re.sub(r' font-(?:family|size)="[^"]*"', "", body)
     body = re.sub(r' id="graph0"', "", body)
-    body = re.sub(r">\s+<", "><", body).strip()
     body = re.sub(r"(\d+\.\d)\d+", r"\1", body)  # a tenth of a point is plenty
     return {"width": head.group(1), "height": head.group(2), "viewbox": head.group(3), "body": body}
 

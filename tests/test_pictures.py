@@ -149,6 +149,11 @@ def graph_problems(figure_html: str, expected: Recorded) -> list[str]:
             problems.append(f"recorded {what} not drawn: {item}")
         for item in sorted((got - want).keys(), key=str):
             problems.append(f"drawn {what} not recorded: {item}")
+    for group in svg:
+        for child in group:
+            kind = child.get("class", "").split()[:1]
+            if child.tag != f"{SVG}g" or kind not in (["node"], ["edge"]):
+                problems.append(f"drawn outside any node or edge: <{child.tag.split('}')[1]}>")
     alt = svg.get("aria-label", "")
     if svg.get("role") != "img":
         problems.append('the SVG has no role="img"')
@@ -284,6 +289,9 @@ def test_the_check_catches_a_drawing_that_differs() -> None:
     leaf = re.search(r'<g id="ag1_n\d+" class="node leaf">.*?</g>', html).group(0)
     problems = graph_problems(html.replace(leaf, "", 1), expected)
     assert [p for p in problems if p.startswith("recorded node not drawn: ('AccumulateGrad'")]
+
+    background = re.sub(r'(<g class="graph"[^>]*>)', r'\1<polygon points="0,0 9,0 9,9"/>', html)
+    assert "drawn outside any node or edge: <polygon>" in graph_problems(background, expected)
 
     unlabelled = re.sub(r' aria-label="[^"]*"', ' aria-label=""', html)
     assert [p for p in graph_problems(unlabelled, expected) if "text alternative" in p]

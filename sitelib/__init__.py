@@ -13,6 +13,7 @@ Modules:
     shapes     shape comments (``# x: [B, 784]``) checked while an example runs
     checks     running one example and checking its output, shapes, gradients, devices
     notebooks  each chapter's companion notebook, generated from its snippets
+    autograd_graph  pictures of the graph autograd recorded in an example, drawn at build time
 
 The virtual environment imports this package from the checkout (the Makefile
 writes a ``.pth`` file into it), so hooks, tools and tests import it by name.

@@ -13,6 +13,7 @@ import http.server
 import os
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
@@ -394,6 +395,113 @@ def test_no_accessibility_violations_in_either_palette(visit: Visit, built_site)
     assert not problems, "\n".join(problems)
 
 
+# -- the autograd pictures (sitelib/autograd_graph.py) -----------------------------------
+GRAPH_PAGES = ["forward_pass/", "forward_backward/", "zeroing_accumulation/"]
+# Computed colours of one figure: the page behind it, each node's text, outline and
+# fill, each edge's line.
+GRAPH_COLOURS = """figure => {
+  let background = null;
+  for (let el = figure; el && !background; el = el.parentElement) {
+    const c = getComputedStyle(el).backgroundColor;
+    if (c !== "rgba(0, 0, 0, 0)" && c !== "transparent") background = c;
+  }
+  const shapes = g => [...g.querySelectorAll("path, polygon, ellipse")];
+  return {
+    background: background || "rgb(255, 255, 255)",
+    nodes: [...figure.querySelectorAll("g.node")].map(g => ({
+      id: g.id,
+      text: [...g.querySelectorAll("text")].map(t => getComputedStyle(t).fill),
+      stroke: shapes(g).map(s => getComputedStyle(s).stroke),
+      fill: shapes(g).map(s => getComputedStyle(s).fill),
+    })),
+    edges: [...figure.querySelectorAll("g.edge path")].map(s => getComputedStyle(s).stroke),
+  };
+}"""
+
+
+def _rgba(css: str) -> tuple[float, float, float, float] | None:
+    """A computed CSS colour as (r, g, b, alpha); None for ``none``."""
+    if css in ("none", "transparent"):
+        return None
+    parts = [float(x) for x in re.findall(r"[\d.]+", css)]
+    return (*parts[:3], parts[3] if len(parts) > 3 else 1.0)
+
+
+def _over(colour, background):
+    r, g, b, a = colour
+    return tuple(a * c + (1 - a) * d for c, d in zip((r, g, b), background[:3], strict=True)) + (1,)
+
+
+def _contrast(one, two) -> float:
+    def luminance(c):
+        lin = [
+            v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+            for v in c[:3]
+        ]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(one), luminance(two)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def graph_colour_problems(colours: dict, where: str) -> list[str]:
+    """Text under 4.5:1 or lines under 3:1 against what is behind them, and fills that
+    paint over the page (a white box is unreadable in the dark palette)."""
+    page = _rgba(colours["background"])
+    problems = []
+    if not colours["nodes"]:
+        problems.append(f"{where}: no node drawn")
+    for node in colours["nodes"]:
+        behind = page
+        for fill in filter(None, map(_rgba, node["fill"])):
+            if fill[3] > 0.3:
+                problems.append(f"{where} {node['id']}: fill {fill} paints over the page")
+            behind = _over(fill, page)
+        for text in node["text"]:
+            ratio = _contrast(_over(_rgba(text) or (0, 0, 0, 0), behind), behind)
+            if ratio < 4.5:
+                problems.append(f"{where} {node['id']}: text {text} has contrast {ratio:.2f}")
+        for stroke in node["stroke"]:
+            ratio = _contrast(_over(_rgba(stroke) or (0, 0, 0, 0), page), page)
+            if ratio < 3:
+                problems.append(f"{where} {node['id']}: outline {stroke} has contrast {ratio:.2f}")
+    for stroke in colours["edges"]:
+        ratio = _contrast(_over(_rgba(stroke) or (0, 0, 0, 0), page), page)
+        if ratio < 3:
+            problems.append(f"{where}: edge {stroke} has contrast {ratio:.2f}")
+    return problems
+
+
+def test_autograd_graphs_read_in_both_palettes(visit: Visit) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe, problems, seen = Axe(), [], Counter()
+    for round_ in range(2):
+        if round_:
+            visit.goto(GRAPH_PAGES[0])
+            _toggle_palette(visit)  # remembered for the pages that follow
+        for path in GRAPH_PAGES:
+            visit.goto(path)
+            scheme = _scheme(visit)
+            figures = visit.page.locator("figure.autograd-graph")
+            seen[scheme] += figures.count()
+            for i in range(figures.count()):
+                figure = figures.nth(i)
+                where = f"/{path} [{scheme}] figure {i + 1}"
+                problems += graph_colour_problems(figure.evaluate(GRAPH_COLOURS), where)
+                svg = figure.locator("svg")
+                if svg.get_attribute("role") != "img" or not svg.get_attribute("aria-label"):
+                    problems.append(f"{where}: the SVG has no role=img and text alternative")
+                if not figure.locator("figcaption").inner_text().strip():
+                    problems.append(f"{where}: no caption")
+            result = axe.run(visit.page, context="figure.autograd-graph").response
+            problems += [
+                f"/{path} [{scheme}]: axe: {v['id']}: {v['help']}" for v in result["violations"]
+            ]
+    assert sorted(seen) == ["default", "slate"] and seen["default"] == seen["slate"] >= 7, seen
+    assert not problems, "\n".join(problems)
+
+
 # -- self-tests: each browser check fails on a broken page ----------------------------
 def test_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path: Path) -> None:
     with pytest.raises(pytest.fail.Exception, match="not found"):
@@ -405,6 +513,25 @@ def test_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path: Path) -> None
 def test_instant_navigation_check_catches_a_full_page_load(visit: Visit) -> None:
     visit.goto("forward_pass/")  # on 127.0.0.1:<port> Material does not navigate instantly
     assert not same_document(visit.page, visit.page.locator("a.md-header__button.md-logo").click)
+
+
+def test_graph_checks_catch_an_unreadable_picture(browser) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    with serve(ROOT / "tests" / "fixtures" / "browser") as url:
+        tab = Visit(browser, url)
+        try:
+            tab.goto("graph.html")
+            figure = tab.page.locator("figure.autograd-graph")
+            problems = graph_colour_problems(figure.evaluate(GRAPH_COLOURS), "graph.html")
+            assert any("ag1_n0: fill" in p and "paints over the page" in p for p in problems)
+            assert any("ag1_n1: text rgb(0, 0, 0) has contrast" in p for p in problems)
+            assert any("ag1_n1: outline rgb(0, 0, 0)" in p for p in problems)
+            assert any("edge rgb(51, 51, 51)" in p for p in problems), problems
+            result = Axe().run(tab.page, context="figure.autograd-graph").response
+            assert "svg-img-alt" in {v["id"] for v in result["violations"]}
+        finally:
+            tab.context.close()
 
 
 def test_checks_catch_a_broken_page(browser) -> None:

@@ -45,13 +45,15 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from unittest import mock
 
-import torch
 import yaml
 
 from sitelib.project import ROOT
+
+if TYPE_CHECKING:  # torch is imported only when a page has a picture to draw
+    import torch
 
 SNIPPETS = ROOT / "snippets"
 NAME = "autograd-graph"
@@ -152,7 +154,7 @@ def find(markdown: str) -> Iterator[tuple[re.Match, int, Directive | DrawingErro
 
 
 # -- running the snippet ------------------------------------------------------------------
-Visitor = Callable[[list[tuple[str, torch.Tensor]], dict[str, Any]], Any]
+Visitor = Callable[[list[tuple[str, "torch.Tensor"]], dict[str, Any]], Any]
 
 
 def _after_line(path: Path, text: str) -> int:
@@ -165,6 +167,8 @@ def _after_line(path: Path, text: str) -> int:
 
 
 def _roots(names: tuple[str, ...], scope: dict[str, Any], when: str):
+    import torch
+
     roots = []
     for name in names:
         if name not in scope:
@@ -182,6 +186,8 @@ def _as_pasted() -> Iterator[None]:
     the same on every build machine: on CUDA a few nodes differ, dropout's for one.
     The snippet runs inside the build's process: torch's global switches that it may
     flip are put back afterwards."""
+    import torch
+
     grad, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
     try:
         with (
@@ -201,6 +207,8 @@ def run_snippet(path: Path, directive: Directive, visit: Visitor) -> list[Any]:
     ``visit(roots, scope)`` is called with ``[(label, tensor), ...]`` and the
     variables in scope, at the moment the directive names.
     """
+    import torch
+
     if not path.is_file():
         raise DrawingError(f"snippets/{directive.snippet} does not exist")
     filename = str(path)
@@ -323,6 +331,8 @@ def parameter_names(scope: dict[str, Any], params: tuple[str, ...]) -> dict[int,
     """id(tensor) -> the name a leaf is labelled with: a parameter of the modules in
     ``params`` (prefixed with the module's name when there are several), else a
     global variable holding that very tensor."""
+    import torch
+
     names: dict[int, str] = {}
     for module_name in params:
         module = scope.get(module_name)
@@ -347,6 +357,8 @@ def walk(
     reached along ``next_functions`` (breadth first), and the saved tensors. Leaves
     (``AccumulateGrad``) are shared across calls through ``leaves``, keyed by the
     parameter, so graphs that feed the same ``.grad`` meet there."""
+    import torch
+
     graph = graph or Graph()
     leaves = {} if leaves is None else leaves
     fns: dict[int, str] = {}

@@ -19,6 +19,16 @@ STDOUT = re.compile(
     r"<pre>(?P<text>.*?)</pre>",
     re.S,
 )
+CELL_OUTPUTS = re.compile(r'<div class="jp-OutputArea jp-Cell-outputArea">')
+
+
+def cell_stdout(rendered: str) -> list[str]:
+    """Each code cell's printed text. A kernel may flush one print in several stream
+    outputs ("[0.1, 0.05]" then "\\n6 [0.0125]\\n"), so a cell's outputs are joined first."""
+    return [
+        "".join(html_text(m.group("text")) for m in STDOUT.finditer(area))
+        for area in CELL_OUTPUTS.split(rendered)[1:]
+    ]
 
 
 def snippet_cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
@@ -82,9 +92,21 @@ def test_notebook_executed_at_build_prints_the_snippets_output(page: Path, built
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = (site / "notebooks" / page.stem / "index.html").read_text("utf-8")
-    printed = Counter(
-        line for m in STDOUT.finditer(rendered) for line in html_text(m.group("text")).splitlines()
-    )
+    printed = Counter(line for text in cell_stdout(rendered) for line in text.splitlines())
     notebook = nbformat.read(notebooks.target(page), as_version=4)
     assert printed == expected_lines(notebook)
     assert (site / "notebooks" / page.stem / f"{page.stem}.ipynb").is_file()
+
+
+def test_a_print_split_across_stream_outputs_is_one_line() -> None:
+    def output(text: str) -> str:
+        return (
+            '<div class="jp-RenderedText jp-OutputArea-output highlight" '
+            f'data-mime-type="text/plain" tabindex="0">\n<pre>{text}</pre>\n</div>'
+        )
+
+    area = '<div class="jp-OutputArea jp-Cell-outputArea">'
+    rendered = area + output("[0.1, 0.05]") + output("\n6 [0.0125]\n") + area + output("x\n")
+    assert cell_stdout(rendered) == ["[0.1, 0.05]\n6 [0.0125]\n", "x\n"]
+    per_output = [line for m in STDOUT.finditer(rendered) for line in m.group("text").splitlines()]
+    assert "" in per_output, "split per output, the print would leave an empty line"

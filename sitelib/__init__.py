@@ -13,6 +13,8 @@ Modules:
     shapes     shape comments (``# x: [B, 784]``) checked while an example runs
     checks     running one example and checking its output, shapes, gradients, devices
     notebooks  each chapter's companion notebook, generated from its snippets
+    torch_versions  the supported torch range (mkdocs.yml, extra.torch) and the
+                    per-example report of `make test-torch` (--torch-report)
 
 The virtual environment imports this package from the checkout (the Makefile
 writes a ``.pth`` file into it), so hooks, tools and tests import it by name.

@@ -30,10 +30,8 @@ print(head.weight.grad is not None, backbone[0].weight.grad is None)
 try:
     head(feats_inf)
 except RuntimeError as err:
-    print(err)
-    '''
-    Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.
-    '''
+    print(str(err).split(". ")[0])  # the first sentence; the advice after it varies by release
+    #> Inference tensors cannot be saved for backward
 
 # A clone made outside inference mode is a normal tensor, and works.
 print(head(feats_inf.clone()).requires_grad)

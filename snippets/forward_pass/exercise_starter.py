@@ -23,5 +23,5 @@ images = torch.randn(32, 1, 28, 28).to(device)  # images: [B, 1, 28, 28]
 try:
     logits = model(images)
 except RuntimeError as err:
-    print(err)
+    print(str(err).removeprefix("addmm: "))  # torch 2.15 starts it with the op's name, addmm
     #> mat1 and mat2 shapes cannot be multiplied (896x28 and 784x128)

@@ -126,7 +126,8 @@ def _message(report) -> str:
     """What a failure or skip says: an example's own message, an assertion's E lines."""
     if report.skipped and isinstance(report.longrepr, tuple):
         return report.longrepr[2].removeprefix("Skipped: ")
-    text = report.longreprtext.strip()
+    # pytest.fail() inside an ``except`` repeats the message after this line: once is enough.
+    text = report.longreprtext.split("\n\nDuring handling of the above exception")[0].strip()
     explained = [line[2:] for line in text.splitlines() if line.startswith("E ")]
     return "\n".join(explained).strip() or text
 
@@ -135,7 +136,7 @@ def _message(report) -> str:
 class TorchReport:
     """pytest plugin: results per test, reported at the end (see the module's docstring)."""
 
-    release: str
+    release: str = ""  # "" until the summary: torch.__version__ (2.15.0+cu132, 2.13.0+cpu)
     github: bool = False
     results: dict[str, Result] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
@@ -196,6 +197,10 @@ class TorchReport:
         return notes
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
+        if not self.release:
+            import torch  # imported by the tests already; the build label tells CUDA from CPU
+
+            self.release = torch.__version__
         lines = self.lines()
         terminalreporter.section(f"torch {self.release}")
         for text in lines + (self.annotations() if self.github else []):

@@ -31,12 +31,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")  # examples that plot run headless
     if config.getoption("torch_report"):
-        from importlib.metadata import version
-
         from sitelib.torch_versions import TorchReport
 
         github = os.environ.get("GITHUB_ACTIONS") == "true"
-        config.pluginmanager.register(TorchReport(version("torch"), github), "torch-report")
+        config.pluginmanager.register(TorchReport(github=github), "torch-report")
     device = config.getoption("device")
     if device == "cpu":
         # Hide GPUs before torch initialises CUDA, so examples pick the CPU as pasted.

@@ -88,7 +88,8 @@ def test_report_names_each_example_and_the_release() -> None:
             EXAMPLE.format("a/changed.py"),
             "call",
             "failed",
-            "snippets/a/changed.py:12: printed output differs, 50% of it:\n-#> old\n+#> new",
+            "snippets/a/changed.py:12: printed output differs, 50% of it:\n-#> old\n+#> new"
+            "\n\nDuring handling of the above exception, another exception occurred:\nagain",
         ),
         report(
             EXAMPLE.format("a/gpu.py"),

@@ -38,13 +38,18 @@ test: $(STAMP)
 TORCH_INDEX_URL ?=
 TORCH_TESTS := tests/test_examples.py tests/test_notebooks.py tests/test_site.py tests/test_selftest.py
 ifdef VERSION
+# A release (2.15.0, 2.16.0rc1) or latest: letters, digits and dots, checked before use.
+version-rest := $(VERSION)
+$(foreach c,0 1 2 3 4 5 6 7 8 9 . a b c d e f g h i j k l m n o p q r s t u v w x y z,\
+  $(eval version-rest := $(subst $(c),,$(version-rest))))
+ifneq ($(version-rest)$(word 2,$(VERSION)),)
+$(error VERSION must be a torch release (2.15.0) or latest, not '$(VERSION)')
+endif
 TORCH_VENV := .venv-torch-$(VERSION)
 TORCH_PIN := torch$(if $(filter latest,$(VERSION)),,==$(VERSION))
 
 # Installed once per lock file; VERSION=latest upgrades torch on every run.
 $(TORCH_VENV)/.installed-lock: requirements.lock $(if $(filter latest,$(VERSION)),FORCE)
-	@[[ "$(VERSION)" =~ ^(latest|[0-9]+(\.[0-9]+)*([a-z]+[0-9]+)?)$$ ]] \
-	  || { echo "VERSION must be a torch release (2.15.0) or latest, not '$(VERSION)'" >&2; exit 2; }
 	@test -x $(TORCH_VENV)/bin/python || $(PYTHON) -m venv $(TORCH_VENV)
 	{ grep -v '^torch==' requirements.lock; echo '$(TORCH_PIN)'; } > $(TORCH_VENV)/requirements.txt
 	PIP_CONSTRAINT=/dev/null $(TORCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \

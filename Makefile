@@ -8,7 +8,10 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (README, Contributing).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build bench lighthouse notebooks lock clean
+.PHONY: serve test test-torch build bench lighthouse notebooks lock clean FORCE
+
+# The .pth file that puts this checkout on a venv's import path ($(1): the venv's python).
+write-pth = $(1) -c 'import sys, sysconfig, pathlib; pathlib.Path(sysconfig.get_path("purelib"), "training-step-docs.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
 
 # (Re)install only when requirements.lock changed since the last install. The .pth file
 # puts this checkout on the venv's import path, so tests, hooks, tools (and Zensical)
@@ -16,7 +19,7 @@ export NO_MKDOCS_2_WARNING := 1
 $(STAMP): requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
-	$(BIN)/python -c 'import sys, sysconfig, pathlib; pathlib.Path(sysconfig.get_path("purelib"), "training-step-docs.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
+	$(call write-pth,$(BIN)/python)
 	@touch $@
 
 serve: $(STAMP)
@@ -24,6 +27,45 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# `make test-torch VERSION=2.15.0` (or VERSION=latest, the newest release on the index):
+# the example, notebook and site checks, not the browser ones, against that torch release
+# in its own venv, .venv-torch-$(VERSION), with the rest of requirements.lock. Prints one
+# line per example and a summary (tests/conftest.py, --torch-report). README, "Supported
+# torch releases". PIP_CONSTRAINT=/dev/null: the release asked for is installed even where
+# pip is configured with a constraints file that caps torch. TORCH_INDEX_URL: an extra
+# index, e.g. https://download.pytorch.org/whl/cpu for the small CPU builds (CI does).
+TORCH_INDEX_URL ?=
+TORCH_TESTS := tests/test_examples.py tests/test_notebooks.py tests/test_site.py tests/test_selftest.py
+ifdef VERSION
+# A release (2.15.0, 2.16.0rc1) or latest: letters, digits and dots, checked before use.
+version-rest := $(VERSION)
+$(foreach c,0 1 2 3 4 5 6 7 8 9 . a b c d e f g h i j k l m n o p q r s t u v w x y z,\
+  $(eval version-rest := $(subst $(c),,$(version-rest))))
+ifneq ($(version-rest)$(word 2,$(VERSION)),)
+$(error VERSION must be a torch release (2.15.0) or latest, not '$(VERSION)')
+endif
+TORCH_VENV := .venv-torch-$(VERSION)
+TORCH_PIN := torch$(if $(filter latest,$(VERSION)),,==$(VERSION))
+
+# Installed once per lock file; VERSION=latest upgrades torch on every run.
+$(TORCH_VENV)/.installed-lock: requirements.lock $(if $(filter latest,$(VERSION)),FORCE)
+	@test -x $(TORCH_VENV)/bin/python || $(PYTHON) -m venv $(TORCH_VENV)
+	{ grep -v '^torch==' requirements.lock; echo '$(TORCH_PIN)'; } > $(TORCH_VENV)/requirements.txt
+	PIP_CONSTRAINT=/dev/null $(TORCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+	  $(if $(filter latest,$(VERSION)),--upgrade) $(if $(TORCH_INDEX_URL),--extra-index-url $(TORCH_INDEX_URL)) \
+	  -r $(TORCH_VENV)/requirements.txt
+	$(call write-pth,$(TORCH_VENV)/bin/python)
+	@touch $@
+endif
+
+# The notebooks' execution cache is per torch release (mkdocs.yml, mkdocs-jupyter's cache_dir).
+test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
+	@test -n "$(VERSION)" || { echo "usage: make test-torch VERSION=2.15.0 (or VERSION=latest)" >&2; exit 2; }
+	release=$$($(TORCH_VENV)/bin/python -c 'import torch; print(torch.__version__)') && \
+	  MKDOCS_JUPYTER_CACHE_DIR=.cache/mkdocs-jupyter-torch-$$release \
+	  $(TORCH_VENV)/bin/python -m pytest -m "not browser" -p no:cacheprovider --torch-report \
+	  $(TORCH_TESTS) $(PYTEST_ARGS)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

@@ -14,6 +14,8 @@ Modules:
     checks     running one example and checking its output, shapes, gradients, devices
     notebooks  each chapter's companion notebook, generated from its snippets
     autograd_graph  pictures of the graph autograd recorded in an example, drawn at build time
+    torch_versions  the supported torch range (mkdocs.yml, extra.torch) and the
+                    per-example report of `make test-torch` (--torch-report)
 
 The virtual environment imports this package from the checkout (the Makefile
 writes a ``.pth`` file into it), so hooks, tools and tests import it by name.

@@ -1,4 +1,5 @@
-"""Suite-wide options: ``--device cpu|cuda`` chooses where every example runs."""
+"""Suite-wide options: ``--device cpu|cuda`` chooses where every example runs;
+``--torch-report`` (``make test-torch``) reports each example and the torch release."""
 
 from __future__ import annotations
 
@@ -19,10 +20,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="benchmark only (make bench): run examples without shape/gradient/device checks",
     )
+    parser.addoption(
+        "--torch-report",
+        action="store_true",
+        help="one line per example (PASS/FAIL/SKIP) and a summary naming the torch release; "
+        "on GitHub Actions, an ::error annotation per failure (make test-torch)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")  # examples that plot run headless
+    if config.getoption("torch_report"):
+        from sitelib.torch_versions import TorchReport
+
+        github = os.environ.get("GITHUB_ACTIONS") == "true"
+        config.pluginmanager.register(TorchReport(github=github), "torch-report")
     device = config.getoption("device")
     if device == "cpu":
         # Hide GPUs before torch initialises CUDA, so examples pick the CPU as pasted.

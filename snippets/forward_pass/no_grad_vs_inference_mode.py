@@ -30,7 +30,7 @@ print(head.weight.grad is not None, backbone[0].weight.grad is None)
 try:
     head(feats_inf)
 except RuntimeError as err:
-    print(str(err).split(".")[0])  # the first sentence; the rest suggests the two fixes below
+    print(str(err).split(". ")[0])  # the first sentence; the advice after it varies by release
     #> Inference tensors cannot be saved for backward
 
 # A clone made outside inference mode is a normal tensor, and works.

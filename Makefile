@@ -36,7 +36,8 @@ test: $(STAMP)
 # pip is configured with a constraints file that caps torch. TORCH_INDEX_URL: an extra
 # index, e.g. https://download.pytorch.org/whl/cpu for the small CPU builds (CI does).
 TORCH_INDEX_URL ?=
-TORCH_TESTS := tests/test_examples.py tests/test_notebooks.py tests/test_site.py tests/test_selftest.py
+TORCH_TESTS := tests/test_examples.py tests/test_fresh.py tests/test_launch.py tests/test_notebooks.py \
+  tests/test_pictures.py tests/test_site.py tests/test_selftest.py
 ifdef VERSION
 # A release (2.15.0, 2.16.0rc1) or latest: letters, digits and dots, checked before use.
 version-rest := $(VERSION)
@@ -59,12 +60,9 @@ $(TORCH_VENV)/.installed-lock: requirements.lock $(if $(filter latest,$(VERSION)
 	@touch $@
 endif
 
-# The notebooks' execution cache is per torch release (mkdocs.yml, mkdocs-jupyter's cache_dir).
 test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 	@test -n "$(VERSION)" || { echo "usage: make test-torch VERSION=2.15.0 (or VERSION=latest)" >&2; exit 2; }
-	release=$$($(TORCH_VENV)/bin/python -c 'import torch; print(torch.__version__)') && \
-	  MKDOCS_JUPYTER_CACHE_DIR=.cache/mkdocs-jupyter-torch-$$release \
-	  $(TORCH_VENV)/bin/python -m pytest -m "not browser" -p no:cacheprovider --torch-report \
+	$(TORCH_VENV)/bin/python -m pytest -m "not browser" -p no:cacheprovider --torch-report \
 	  $(TORCH_TESTS) $(PYTEST_ARGS)
 
 build: $(STAMP)

@@ -25,8 +25,9 @@ $(STAMP): requirements.lock
 serve: $(STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
+# Two processes: the built site's tests in one, everything else in the other (tests/conftest.py).
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 # `make test-torch VERSION=2.15.0` (or VERSION=latest, the newest release on the index):
 # the example, notebook and site checks, not the browser ones, against that torch release

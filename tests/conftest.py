@@ -78,8 +78,34 @@ def built_site(tmp_path_factory: pytest.TempPathFactory):
     return mkdocs_build(ROOT, site_dir), site_dir
 
 
-# -- process servers (sitelib/processes.py), started as soon as tests are collected so
-# that their `import torch` overlaps the first tests ----------------------------------
+# -- how the suite is spread over two processes (`make test`: pytest -n 2) -------------
+# Tests of the built site (the strict build, the pages, the browser) share one build and
+# one browser: they form the group "site", run by one worker. Everything else is the
+# group "checks", run by the other. Within "checks", the tests that need a process
+# server (tests/test_fresh.py, multi-process examples, tests/test_launch.py) run last:
+# the servers start with the group's first test, and import torch meanwhile.
+SITE_FIXTURES = {"built_site", "site_url", "visit", "site_visit", "browser"}
+
+
+def _needs_servers(item: pytest.Item) -> bool:
+    from sitelib.examples import launch_command
+
+    example = getattr(item, "callspec", None) and item.callspec.params.get("example")
+    names = set(getattr(item, "fixturenames", ()))
+    return bool({"fresh_server", "rank_server"} & names) or bool(
+        example and launch_command(example)
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        group = "site" if SITE_FIXTURES & set(getattr(item, "fixturenames", ())) else "checks"
+        item.add_marker(pytest.mark.xdist_group(group))
+        item.stash[_GROUP] = group
+    items.sort(key=lambda item: item.stash[_GROUP] == "checks" and _needs_servers(item))
+
+
+_GROUP = pytest.StashKey[str]()
 _servers: dict[str, object] = {}
 
 
@@ -91,19 +117,12 @@ def _server(name: str, *preload: str):
     return _servers[name]
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    if session.config.option.collectonly:
-        return
-    from sitelib.examples import launch_command
-
-    names = {fixture for item in session.items for fixture in getattr(item, "fixturenames", ())}
-    if "fresh_server" in names:
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The first test of the "checks" group starts the process servers (in the
+    background: each is a process importing torch)."""
+    if item.stash.get(_GROUP, None) == "checks" and not _servers:
         _server("fresh", *FRESH_PRELOAD)
-    launched = (
-        getattr(item, "callspec", None) and item.callspec.params.get("example")
-        for item in session.items
-    )
-    if "rank_server" in names or any(e and launch_command(e) for e in launched):
         _server("ranks", *RANK_PRELOAD)
 
 

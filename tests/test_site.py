@@ -75,7 +75,11 @@ def test_chapter_furniture(chapter: str, built_site) -> None:
     _, site = built_site
     page = (site / chapter / "index.html").read_text("utf-8")
     config = load_config()
-    assert f"Examples last verified with torch {version('torch')} in this build." in page
+    supported = config["extra"]["torch"]
+    assert (
+        f"Examples last verified with torch {version('torch')} in this build; supported: "
+        f"torch {supported['oldest']} to {supported['newest_verified']}." in page
+    )
     title = html.unescape(re.search(r"<h1[^>]*>(.*?)<", page).group(1)).replace("`", "")
     ask = config["repo_url"] + "/issues/new?title=" + quote(f"Question about: {title}")
     assert html.escape(ask) in page, ask

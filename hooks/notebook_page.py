@@ -2,8 +2,9 @@
 
 - mkdocs-jupyter adds a MathJax loader to every notebook page; the site makes no
   request to another host and the notebooks have no math, so it is dropped.
-- mkdocs-jupyter inlines ~600 kB of CSS into every notebook page: it is written
-  once to ``assets/notebook-<hash>.css`` and linked, so browsers cache it.
+- mkdocs-jupyter inlines ~600 kB of JupyterLab's CSS into every notebook page. It is
+  dropped: ``docs/assets/notebook.css`` (a few kB, linked from the page) draws the
+  few elements the notebooks use, in the site's palettes.
 - The chapter page already holds the notebook's text: keep it out of the search
   index, which every page loads.
 - ``page.meta["notebook_links"]``: the download and "Open in Colab" links, drawn
@@ -12,9 +13,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-from pathlib import Path
 
 from mkdocs.utils import get_relative_url
 
@@ -31,13 +30,9 @@ def on_page_content(content, page, config, files):
     if not page.file.src_uri.startswith("notebooks/"):
         return content
     page.meta["search"] = {"exclude": True}
-    css = "\n".join(NOTEBOOK_STYLE.findall(content))
-    name = f"assets/notebook-{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
-    target = Path(config["site_dir"]) / name
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(css, "utf-8")
     page.meta["notebook_links"] = dict(
-        notebook_links(page.file, page, config), page=None, css=get_relative_url(name, page.url)
+        notebook_links(page.file, page, config),
+        page=None,
+        css=get_relative_url("assets/notebook.css", page.url),
     )
     return NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content))

@@ -97,6 +97,7 @@ def _needs_servers(item: pytest.Item) -> bool:
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         group = "site" if SITE_FIXTURES & set(getattr(item, "fixturenames", ())) else "checks"

@@ -71,6 +71,15 @@ if rank == 0:
     print("disjoint:", disjoint, "| together all 10:", sorted(joined) == list(range(10)))
     #> disjoint: True | together all 10: True
 
+# The mistake: a seed per rank. Each rank shuffles differently, so the shards overlap.
+own_seed = DistributedSampler(dataset, shuffle=True, seed=rank)
+everyone = gather(list(own_seed))
+if rank == 0:
+    joined = sum(everyone, [])
+    disjoint = len(set(joined)) == len(joined)
+    print("seed=rank: disjoint:", disjoint, "| together all 10:", sorted(joined) == list(range(10)))
+    #> seed=rank: disjoint: False | together all 10: False
+
 # 11 samples do not split evenly over 2 ranks.
 uneven = TensorDataset(torch.arange(11))
 padded = DistributedSampler(uneven, shuffle=False)  # drop_last=False (the default): pads

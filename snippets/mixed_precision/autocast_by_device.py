@@ -29,6 +29,15 @@ with torch.autocast(device.type, dtype=torch.bfloat16):
         #> sum: bfloat16 on the CPU, float32 on CUDA: True
         #> exp: bfloat16 on the CPU, float32 on CUDA: True
         #> layer_norm: bfloat16 on the CPU, float32 on CUDA: True
+    # binary_cross_entropy on probabilities: float32 on the CPU, refused by CUDA's autocast.
+    prob = torch.sigmoid(logits[:, 0])  # prob: [B] bfloat16
+    try:
+        result = nn.functional.binary_cross_entropy(prob, torch.ones_like(prob)).dtype
+    except RuntimeError as err:
+        result = "error" if "unsafe to autocast" in str(err) else str(err)
+    ok = result == ("error" if device.type == "cuda" else torch.float32)
+    print(f"binary_cross_entropy: float32 on the CPU, an error on CUDA: {ok}")
+    #> binary_cross_entropy: float32 on the CPU, an error on CUDA: True
     probs = logits.float().softmax(dim=-1)  # probs: [B, 10] float32
 print(probs.dtype)  # asked for explicitly: float32 on every device
 #> torch.float32

@@ -23,7 +23,7 @@ MATHJAX = re.compile(
     r'<script src="(?:[^"]*mathjax[^"]*)?">\s*</script>|<script type="text/x-mathjax-config">.*?</script>',
     re.S | re.I,
 )
-NOTEBOOK_STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.S)
+NOTEBOOK_STYLE = re.compile(r"<style\b[^>]*>.*?</style>", re.S)  # all of mkdocs-jupyter's CSS
 
 
 def on_page_content(content, page, config, files):

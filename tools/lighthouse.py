@@ -1,4 +1,5 @@
-"""`make lighthouse`: Lighthouse 12.2.3 (mobile preset) on the home page and each chapter.
+"""`make lighthouse`: Lighthouse 12.2.3 (mobile preset) on the home page, each chapter
+and each chapter's notebook page.
 
 Builds the site, serves it on 127.0.0.1, runs Lighthouse with Debian's Chromium
 (CHROME_PATH=/usr/bin/chromium) three times per page and prints the median run's
@@ -102,7 +103,7 @@ def summary(path: str, runs: list[dict]) -> str:
         )
     )
     spread = f"  perf {perf[0]}-{perf[-1]} over {len(runs)}" if len(runs) > 1 else ""
-    line = f"/{path:27} " + "  ".join(f"{s:4d}" for s in scores) + f"   {weight:5.0f} KiB"
+    line = f"/{path:32} " + "  ".join(f"{s:4d}" for s in scores) + f"   {weight:5.0f} KiB"
     return line + f"  {metrics}{spread}" + (f"   ({', '.join(failing)})" if failing else "")
 
 
@@ -129,8 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}/"
         paths = [""] + [f"{page.stem}/" for page in chapters()]
+        paths += [f"notebooks/{page.stem}/" for page in chapters()]
         env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
-        print(f"{'page':28} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
+        print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
         folder = args.save or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for path in paths:
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                 report.unlink(missing_ok=True)
                 if (data := run_lighthouse(base + path, report, env)) is not None:
                     runs.append(data)
-            print(summary(path, runs) if runs else f"/{path:27} lighthouse failed")
+            print(summary(path, runs) if runs else f"/{path:32} lighthouse failed")
         server.shutdown()
     return 0
 

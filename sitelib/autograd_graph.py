@@ -361,7 +361,9 @@ def walk(
 
     graph = graph or Graph()
     leaves = {} if leaves is None else leaves
-    fns: dict[int, str] = {}
+    # grad_fn id -> its node. The grad_fn objects are kept too: a Python wrapper that is
+    # freed can leave its id to the next one (torch 2.7 makes a new wrapper per access).
+    fns: dict[int, tuple[str, object]] = {}
     queue = []
     for label, tensor in roots:
         if tensor.grad_fn is None:
@@ -381,9 +383,10 @@ def walk(
             graph.edges.append((parent, leaves[key][0], "next"))
             continue
         if id(fn) in fns:
-            graph.edges.append((parent, fns[id(fn)], "next"))
+            graph.edges.append((parent, fns[id(fn)][0], "next"))
             continue
-        node = fns[id(fn)] = graph.add("fn", type(fn).__name__)
+        node = graph.add("fn", type(fn).__name__)
+        fns[id(fn)] = (node, fn)
         graph.edges.append((parent, node, "next"))
         if saved:
             for attr in sorted(a for a in dir(fn) if a.startswith("_saved_")):

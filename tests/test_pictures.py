@@ -73,6 +73,7 @@ class Recorded:
     def __call__(self, roots, scope) -> None:
         names = _leaf_names(scope, self.directive.params)
         labels: dict[int, Label] = {}  # id(grad_fn) -> label, this capture only
+        alive = []  # the grad_fns seen, kept so that no other one can take an id of theirs
         stack = []
         for name, tensor in roots:
             fn = tensor.grad_fn
@@ -92,6 +93,7 @@ class Recorded:
                 continue
             seen = id(fn) in labels
             label = labels.setdefault(id(fn), (fn.name(),))
+            alive.append(fn)
             self.edges[parent, label, "next"] += 1
             if seen:
                 continue

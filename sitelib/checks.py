@@ -204,7 +204,7 @@ def check_run(
         raise ExampleFailure(
             f"{shown}:{_error_line(exc, run_file, example)}: example raised "
             f"{type(exc).__name__}: {exc}"
-        ) from exc
+        ) from None  # the message names file and line; its traceback is the example's
     finally:
         torch.set_grad_enabled(grad_mode)
         torch.set_default_dtype(dtype)
@@ -238,7 +238,7 @@ def check_as_on_an_accelerator(
             f"{shown}:{_error_line(exc, run_file, example)}: example raised "
             f"{type(exc).__name__}: {exc} when its device behaves like a separate "
             "accelerator (sitelib/device_sim.py)"
-        ) from exc
+        ) from None  # the message names file and line; its traceback is the example's
     finally:
         torch.set_grad_enabled(grad_mode)
         torch.set_default_dtype(dtype)

@@ -4,7 +4,7 @@ The supported range is written once, in mkdocs.yml::
 
     extra:
       torch:
-        oldest: "2.7.0"           # every example runs as pasted and prints what the page says
+        oldest: "2.10.0"          # every example runs as pasted and prints what the page says
         newest_verified: "2.15.0" # the newest release `make test-torch` passed on
 
 :func:`supported` reads it (hooks and templates can read ``config.extra.torch`` as

@@ -31,36 +31,58 @@ def no_children_left(server) -> list[str]:
     return [p.cmdline()[-1] for p in psutil.Process(server._process.pid).children(recursive=True)]
 
 
-# Each broken example and what its failure must say. They are launched together.
+# all_reduce.py broken five ways (one edit each: old text -> new text), and what each
+# failure must say. They are launched together.
 BROKEN = {
-    "wrong_output.py": r"launch/wrong_output.py:19: printed output differs from the #> lines",
+    "wrong_output.py": (
+        ("#> [3.0, 3.0, 3.0]", "#> [2.0, 2.0, 2.0]"),
+        r"wrong_output.py:19: printed output differs from the #> lines",
+    ),
     "crash_on_one_rank.py": (
-        r"(?s)^rank 1: tests/fixtures/launch/crash_on_one_rank.py:17: example raised RuntimeError: "
-        r"rank 1 fails on purpose\n"
-        r"rank 0: tests/fixtures/launch/crash_on_one_rank.py:18: example raised"
+        (
+            "dist.all_reduce(x)\n",
+            'if rank == 1:\n    raise RuntimeError("rank 1 fails")\ndist.all_reduce(x)\n',
+        ),
+        r"(?s)^rank 1: \S*crash_on_one_rank.py:17: example raised RuntimeError: rank 1 fails\n"
+        r"rank 0: \S*crash_on_one_rank.py:18: example raised",
     ),
     "hang_on_one_rank.py": (
-        r"(?s)rank 0: did not finish within 6 s; it was at tests/fixtures/launch/hang_on_one_rank.py:20"
-        r".*rank 1: did not finish within 6 s; it was at tests/fixtures/launch/hang_on_one_rank.py:19"
+        (
+            "dist.all_reduce(x)\n",
+            "if rank == 1:\n    dist.barrier()  # rank 0 never comes\ndist.all_reduce(x)\n",
+        ),
+        r"(?s)rank 0: did not finish within 6 s; it was at \S*hang_on_one_rank.py:18"
+        r".*rank 1: did not finish within 6 s; it was at \S*hang_on_one_rank.py:17",
     ),
     "prints_on_every_rank.py": (
-        r"rank 1: tests/fixtures/launch/prints_on_every_rank.py: printed output; only rank 0 "
-        r"prints .*\n    hello from every rank"
+        ("if rank == 0:\n", 'print("hello from every rank")\nif rank == 0:\n'),
+        r"rank 1: \S*prints_on_every_rank.py: printed output; only rank 0 prints .*\n"
+        r"    hello from every rank",
     ),
     "wrong_shape_on_ranks.py": (
-        r"rank [01]: tests/fixtures/launch/wrong_shape_on_ranks.py:15: x: expected \[2, 3\], "
-        r"got torch.Size\(\[2, 4\]\)"
+        ("torch.full((2, 3)", "torch.full((2, 4)"),
+        r"rank [01]: \S*wrong_shape_on_ranks.py:15: x: expected \[2, 3\], got torch.Size\(\[2, 4\]\)",
     ),
 }
 
 
-def test_launched_examples_fail_naming_rank_file_and_line(rank_server) -> None:
-    names = ["all_reduce.py", *BROKEN]
-    with ThreadPoolExecutor(len(names)) as pool:  # the server runs them side by side
-        checked = pool.map(lambda n: _check(rank_server, example(n)), names)
-        messages = dict(zip(names, checked, strict=True))
+def broken(tmp: Path, name: str) -> CodeExample:
+    (old, new), _ = BROKEN[name]
+    source = (FIXTURES / "all_reduce.py").read_text("utf-8")
+    assert source.count(old) == 1, old
+    path = tmp / name
+    path.write_text(source.replace(old, new), "utf-8")
+    return CodeExample.create(path.read_text("utf-8"), path=path, prefix="py")
+
+
+def test_launched_examples_fail_naming_rank_file_and_line(rank_server, tmp_path: Path) -> None:
+    examples = {"all_reduce.py": example("all_reduce.py")}
+    examples |= {name: broken(tmp_path, name) for name in BROKEN}
+    with ThreadPoolExecutor(len(examples)) as pool:  # the server runs them side by side
+        checked = pool.map(lambda e: _check(rank_server, e), examples.values())
+        messages = dict(zip(examples, checked, strict=True))
     assert messages.pop("all_reduce.py") == "passed"
-    for name, pattern in BROKEN.items():
+    for name, (_, pattern) in BROKEN.items():
         assert re.search(pattern, messages[name]), f"{name}:\n{messages[name]}"
     assert no_children_left(rank_server) == []
 

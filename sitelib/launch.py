@@ -36,6 +36,9 @@ from sitelib.examples import display_path, launch_command, multiline_prints
 from sitelib.processes import Child, ProcessServer, Request
 
 LAUNCH = re.compile(r"^torchrun\s+--nproc[-_]per[-_]node[ =](?P<n>\d+)$")
+# What torch itself writes to a rank's stdout, and the page says: torch 2.10's gloo logs
+# "[Gloo] Rank 0 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1".
+LIBRARY_LOG = re.compile(r"^\[Gloo\] Rank \d+ is connected to \d+ peer ranks")
 TIMEOUT = 90.0  # seconds for all ranks of one example; a hang fails after this
 
 
@@ -200,6 +203,12 @@ def rank_problems(
             problems.append(f"rank {r.rank}: finished without a result (did it call os._exit?)")
         else:
             problems += [f"rank {r.rank}: {p}" for p in r.result["problems"]]
+            stray = [x for x in r.child.stdout.splitlines() if not LIBRARY_LOG.match(x)]
+            if stray:  # print() is captured; this came from sys.stdout.write or C code
+                written = textwrap.indent("\n".join(stray)[:1000], "    ")
+                problems.append(
+                    f"rank {r.rank}: {shown}: wrote to stdout outside print():\n{written}"
+                )
             if r.rank and r.result["printed"]:
                 printed = textwrap.indent("\n".join(r.result["printed"])[:1000], "    ")
                 problems.append(

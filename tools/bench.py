@@ -4,6 +4,7 @@ Sections (each prints one block):
   suite      wall time of the whole `pytest` run on a warm environment
   harness    all snippets through the harness vs each single-process one as its own `python`
   checks     the snippets' run time with the shape/gradient checks vs without
+  launched   the multi-process examples through the harness, and one under torchrun
   build      `mkdocs build` cold (first build, empty caches) and warm (second)
   torch      forward time under no_grad, inference_mode and with a graph recorded
   memory     the memory a list of `loss` tensors keeps alive vs a list of `loss.item()`
@@ -78,6 +79,22 @@ def harness() -> None:
         f"processes: {p_seconds:.1f} s for each snippet as its own `python` process\n"
         f"ratio harness/processes: {h_seconds / p_seconds:.2f}; target <= 0.5"
     )
+
+
+def launched() -> None:
+    """The multi-process examples through the harness (ranks forked from the server)
+    against one of them under the real `torchrun`."""
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=0"]
+    seconds, result = timed([*cmd, "tests/test_examples.py", "-k", "distributed"])
+    tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "?"
+    runs = re.findall(r"^(\d+\.\d+)s call .*\[(distributed/[^\]]+)\]", result.stdout, re.M)
+    print(f"launched: {seconds:.1f} s wall for the distributed chapter's examples ({tail})")
+    for took, name in runs:
+        print(f"  {name}: {took} s")
+    path = ROOT / "tests" / "fixtures" / "launch" / "all_reduce.py"
+    env_cmd = [str(BIN / "torchrun"), "--nproc-per-node", "2", "--master-addr", "127.0.0.1"]
+    real, _ = timed([*env_cmd, "--master-port", "29577", str(path)])
+    print(f"  one two-rank example under the real torchrun: {real:.1f} s")
 
 
 def _run_once(code, path: Path, traced: bool) -> float:
@@ -191,6 +208,7 @@ SECTIONS = {
     "suite": suite,
     "harness": harness,
     "checks": checks,
+    "launched": launched,
     "build": build,
     "torch": torch_numbers,
     "memory": memory,

@@ -31,7 +31,7 @@ from sitelib.project import ROOT
 from sitelib.shapes import ShapeChecker
 
 BIN = Path(sys.executable).parent
-ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="")
+ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="", GLOO_SOCKET_IFNAME="lo")
 
 
 def timed(cmd: list[str], **kwargs) -> tuple[float, subprocess.CompletedProcess]:

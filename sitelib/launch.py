@@ -37,8 +37,19 @@ from sitelib.processes import Child, ProcessServer, Request
 
 LAUNCH = re.compile(r"^torchrun\s+--nproc[-_]per[-_]node[ =](?P<n>\d+)$")
 # What torch itself writes to a rank's stdout, and the page says: torch 2.10's gloo logs
-# "[Gloo] Rank 0 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1".
-LIBRARY_LOG = re.compile(r"^\[Gloo\] Rank \d+ is connected to \d+ peer ranks")
+# "[Gloo] Rank 0 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1"
+# (from C++, so under torchrun its newline can land after another rank's output).
+LIBRARY_LOG = re.compile(
+    r"\[Gloo\] Rank \d+ is connected to \d+ peer ranks\. "
+    r"Expected number of connected peer ranks is : \d+"
+)
+
+
+def without_library_logs(stdout: str) -> list[str]:
+    """The lines of a process's stdout, without torch's own log lines (LIBRARY_LOG)."""
+    return [line for line in LIBRARY_LOG.sub("", stdout).splitlines() if line.strip()]
+
+
 TIMEOUT = 90.0  # seconds for all ranks of one example; a hang fails after this
 
 
@@ -203,7 +214,7 @@ def rank_problems(
             problems.append(f"rank {r.rank}: finished without a result (did it call os._exit?)")
         else:
             problems += [f"rank {r.rank}: {p}" for p in r.result["problems"]]
-            stray = [x for x in r.child.stdout.splitlines() if not LIBRARY_LOG.match(x)]
+            stray = without_library_logs(r.child.stdout)
             if stray:  # print() is captured; this came from sys.stdout.write or C code
                 written = textwrap.indent("\n".join(stray)[:1000], "    ")
                 problems.append(

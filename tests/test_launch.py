@@ -16,7 +16,7 @@ from pytest_examples import CodeExample
 
 from sitelib.checks import ExampleFailure
 from sitelib.examples import expected_output
-from sitelib.launch import LIBRARY_LOG, LaunchError, check_launched_output, free_port
+from sitelib.launch import LaunchError, check_launched_output, free_port, without_library_logs
 from sitelib.project import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "launch"
@@ -124,5 +124,4 @@ def test_the_real_torchrun_prints_what_the_harness_checks() -> None:
         env=dict(os.environ, GLOO_SOCKET_IFNAME="lo"),
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    printed = [line for line in result.stdout.splitlines() if not LIBRARY_LOG.match(line)]
-    assert printed == expected_output(path.read_text("utf-8"))
+    assert without_library_logs(result.stdout) == expected_output(path.read_text("utf-8"))

@@ -80,6 +80,12 @@ def check_devices(module_globals: dict[str, Any], device: str, exempt: list[str]
     return problems
 
 
+def _local(tensor: torch.Tensor) -> torch.Tensor:
+    """This process's part of a sharded (FSDP2, DTensor) tensor; the tensor otherwise.
+    Checking the part needs no collective, which may be gone by the time checks run."""
+    return tensor.to_local() if hasattr(tensor, "to_local") else tensor
+
+
 def check_grads(module_globals: dict[str, Any], exempt: list[str]) -> list[str]:
     """After backward: each trainable parameter has a finite grad like itself."""
     problems = []
@@ -100,7 +106,7 @@ def check_grads(module_globals: dict[str, Any], exempt: list[str]) -> list[str]:
                 problems.append(f"{full}.grad has shape {grad.shape}, parameter has {param.shape}")
             elif grad.device != param.device:
                 problems.append(f"{full}.grad is on {grad.device}, parameter on {param.device}")
-            elif not torch.isfinite(grad).all():
+            elif not torch.isfinite(_local(grad)).all():
                 problems.append(f"{full}.grad is not finite (NaN or inf)")
     return problems
 

@@ -226,7 +226,7 @@ def page(directive_yaml: str) -> str:
         (
             "snippet: chapter/raises.py\nvar: c\ncaption: c",
             r"docs/index.md:5: autograd-graph of snippets/chapter/raises.py: "
-            r"the snippet raised RuntimeError at line 7: mat1 and mat2 shapes cannot be multiplied",
+            r"the snippet raised RuntimeError at line 7: (mm: )?mat1 and mat2 shapes cannot be multiplied",
         ),
         (
             "snippet: chapter/gone.py\nvar: c\ncaption: c",

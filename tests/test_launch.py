@@ -102,8 +102,10 @@ def _check(server, ex: CodeExample) -> str:
     return "passed"
 
 
-def test_the_real_torchrun_prints_what_the_harness_checks() -> None:
-    """The harness forks the ranks with torchrun's environment; torchrun itself agrees."""
+def test_the_real_torchrun_prints_what_the_harness_checks(tmp_path: Path) -> None:
+    """The harness forks the ranks with torchrun's environment; torchrun itself agrees:
+    rank 0 prints the #> lines, rank 1 nothing. Each rank's stdout is read from its own
+    file (--redirects), as two processes writing one terminal can interleave mid-line."""
     path = FIXTURES / "all_reduce.py"
     torchrun = Path(sys.executable).parent / "torchrun"
     result = subprocess.run(
@@ -115,6 +117,10 @@ def test_the_real_torchrun_prints_what_the_harness_checks() -> None:
             "127.0.0.1",
             "--master-port",
             str(free_port()),
+            "--log-dir",
+            str(tmp_path),
+            "--redirects",
+            "1",  # each rank's stdout to <log-dir>/.../<rank>/stdout.log
             str(path),
         ],
         capture_output=True,
@@ -124,4 +130,8 @@ def test_the_real_torchrun_prints_what_the_harness_checks() -> None:
         env=dict(os.environ, GLOO_SOCKET_IFNAME="lo"),
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    assert without_library_logs(result.stdout) == expected_output(path.read_text("utf-8"))
+    stdout = {
+        int(log.parent.name): without_library_logs(log.read_text("utf-8"))
+        for log in tmp_path.rglob("stdout.log")
+    }
+    assert stdout == {0: expected_output(path.read_text("utf-8")), 1: []}

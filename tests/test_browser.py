@@ -16,6 +16,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -37,18 +38,6 @@ FLAGS = [
 ]
 
 pytestmark = pytest.mark.browser
-
-# Open the collapsed block or select the content tab that hides a code block.
-REVEAL = """node => {
-  for (let el = node; el; el = el.parentElement) {
-    if (el.tagName === "DETAILS") el.open = true;
-    if (el.parentElement && el.parentElement.classList.contains("tabbed-content")) {
-      const set = el.closest(".tabbed-set");
-      const index = [...el.parentElement.children].indexOf(el);
-      set.querySelectorAll(":scope > input")[index].click();
-    }
-  }
-}"""
 
 
 def copy_button(code):
@@ -187,17 +176,6 @@ def pages(built_site) -> list[str]:
     )
 
 
-def test_every_page_loads_clean_and_local(visit: Visit, built_site) -> None:
-    problems = []
-    for path in pages(built_site):
-        visit.errors.clear()
-        visit.foreign.clear()
-        visit.goto(path, idle=True)
-        problems += [f"/{path}: console error: {e}" for e in visit.errors]
-        problems += [f"/{path}: request to another host: {u}" for u in visit.foreign]
-    assert not problems, "\n".join(problems)
-
-
 def test_search_finds_a_chapter_by_its_own_term(visit: Visit) -> None:
     visit.goto("")
     visit.page.keyboard.press("/")  # Material's search shortcut
@@ -209,29 +187,51 @@ def test_search_finds_a_chapter_by_its_own_term(visit: Visit) -> None:
     assert "/forward_backward/" in urlparse(links[0]).path, links
 
 
+# Copy every code block the way a reader does: reveal it (open its collapsed block,
+# select its tab), scroll it into view (Material sets a block up as it appears:
+# content.lazy), wait for its copy button, click it, read the clipboard. Run in the page,
+# one block after another, as one script: (title, text), or missing: true.
+COPY_EVERY_BLOCK = """async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const reveal = (node) => {
+    for (let el = node; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS") el.open = true;
+      if (el.parentElement && el.parentElement.classList.contains("tabbed-content")) {
+        const set = el.closest(".tabbed-set");
+        const index = [...el.parentElement.children].indexOf(el);
+        set.querySelectorAll(":scope > input")[index].click();
+      }
+    }
+  };
+  const copied = [];
+  for (const code of document.querySelectorAll(".md-content pre > code")) {
+    reveal(code);
+    code.scrollIntoView({ block: "center" });
+    let button = null;
+    for (let t = 0; t < 120 && !button; t++) {
+      await frame();
+      button = code.parentElement.querySelector(
+        ":scope > nav > button.md-code__button[data-md-type=copy]");
+    }
+    const title = code.closest(".highlight")?.querySelector(".filename")?.textContent || "";
+    if (!button) { copied.push({ title, missing: true }); continue; }
+    await navigator.clipboard.writeText("");
+    button.click();
+    let text = "";
+    for (let t = 0; t < 60 && !text; t++) { await frame(); text = await navigator.clipboard.readText(); }
+    copied.push({ title, text });
+  }
+  return copied;
+}"""
+
+
 def _copied_blocks(visit: Visit) -> list[tuple[str, str]]:
     """(title, clipboard text) for every code block on the page, each of which must
-    have a copy button. Material adds the buttons as blocks scroll into view
-    (``content.lazy``), so each block is revealed and scrolled to first."""
-    from playwright.sync_api import expect
-
+    have a copy button."""
     copied = []
-    blocks = visit.page.locator(".md-content pre > code")
-    for i in range(blocks.count()):
-        code = blocks.nth(i)
-        code.evaluate(REVEAL)
-        code.scroll_into_view_if_needed()
-        button = copy_button(code)
-        expect(button, f"code block {i + 1} has no copy button").to_have_count(1)
-        title = (
-            code.locator("xpath=ancestor::div[contains(@class,'highlight')][1]")
-            .locator(".filename")
-            .all_inner_texts()
-        )
-        visit.page.evaluate("navigator.clipboard.writeText('')")
-        button.click()
-        text = visit.page.evaluate("navigator.clipboard.readText()")
-        copied.append((title[0] if title else "", text))
+    for i, block in enumerate(visit.page.evaluate(COPY_EVERY_BLOCK), 1):
+        assert not block.get("missing"), f"code block {i} has no copy button"
+        copied.append((block["title"], block["text"]))
     return copied
 
 
@@ -240,36 +240,26 @@ def _lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.rstrip("\n").splitlines()]
 
 
-def test_copy_button_copies_the_exact_snippet(visit: Visit, built_site) -> None:
+def copy_problems(visit: Visit, path: str) -> tuple[int, list[str]]:
     """Each copy button gives its snippet file without the annotation markers, which
-    tests/test_fresh.py runs in a fresh process against the page's #> lines."""
+    tests/test_fresh.py runs in a fresh process against the page's #> lines: (how many
+    snippets were found behind a button, what is wrong)."""
     problems, copied = [], 0
-    for path in pages(built_site):
-        if path.startswith("notebooks/"):
-            continue  # notebook cells have their own copy control; cells are tested in test_notebooks
-        visit.goto(path)
-        for title, text in _copied_blocks(visit):
-            if not text.strip():
-                problems.append(f"/{path}: a copy button copied nothing")
-            if ANNOTATION.search(text) or text.lstrip().startswith((">>>", "$ ")):
-                problems.append(
-                    f"/{path}: {title or 'a block'}: copied text has markers or prompts"
-                )
-            matches = (
-                sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
+    for title, text in _copied_blocks(visit):
+        if not text.strip():
+            problems.append(f"/{path}: a copy button copied nothing")
+        if ANNOTATION.search(text) or text.lstrip().startswith((">>>", "$ ")):
+            problems.append(f"/{path}: {title or 'a block'}: copied text has markers or prompts")
+        matches = sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
+        if not matches:
+            continue
+        if any(_lines(text) == _lines(without_annotations(m.read_text("utf-8"))) for m in matches):
+            copied += 1
+        else:
+            problems.append(
+                f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}"
             )
-            if not matches:
-                continue
-            if any(
-                _lines(text) == _lines(without_annotations(m.read_text("utf-8"))) for m in matches
-            ):
-                copied += 1
-            else:
-                problems.append(
-                    f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}"
-                )
-    assert copied, "no snippet was found behind any copy button"
-    assert not problems, "\n".join(problems)
+    return copied, problems
 
 
 def test_progress_survives_reload_and_navigation_and_resets(site_visit: SiteVisit) -> None:
@@ -429,16 +419,7 @@ def palette_violations(visit: Visit) -> list[str]:
     ]
 
 
-def test_no_accessibility_violations_in_either_palette(visit: Visit, built_site) -> None:
-    problems = []
-    for path in pages(built_site):
-        visit.goto(path)
-        problems += [f"/{path} {p}" for p in palette_violations(visit)]
-    assert not problems, "\n".join(problems)
-
-
 # -- the autograd pictures (sitelib/autograd_graph.py) -----------------------------------
-GRAPH_PAGES = ["forward_pass/", "forward_backward/", "zeroing_accumulation/"]
 # Computed colours of one figure: the page behind it, each node's text, outline and
 # fill, each edge's line.
 GRAPH_COLOURS = """figure => {
@@ -514,32 +495,79 @@ def graph_colour_problems(colours: dict, where: str) -> list[str]:
     return problems
 
 
-def test_autograd_graphs_read_in_both_palettes(visit: Visit) -> None:
-    problems, seen = [], Counter()
-    for round_ in range(2):
-        if round_:
-            visit.goto(GRAPH_PAGES[0])
-            _toggle_palette(visit)  # remembered for the pages that follow
-        for path in GRAPH_PAGES:
-            visit.goto(path)
-            scheme = _scheme(visit)
-            figures = visit.page.locator("figure.autograd-graph")
-            seen[scheme] += figures.count()
-            for i in range(figures.count()):
-                figure = figures.nth(i)
-                where = f"/{path} [{scheme}] figure {i + 1}"
-                problems += graph_colour_problems(figure.evaluate(GRAPH_COLOURS), where)
-                svg = figure.locator("svg")
-                if svg.get_attribute("role") != "img" or not svg.get_attribute("aria-label"):
-                    problems.append(f"{where}: the SVG has no role=img and text alternative")
-                if not figure.locator("figcaption").inner_text().strip():
-                    problems.append(f"{where}: no caption")
-            problems += [
-                f"/{path} [{scheme}]: axe: {v['id']}: {v['help']}"
-                for v in axe_violations(visit.page, {"include": [["figure.autograd-graph"]]})
-            ]
+def figure_problems(visit: Visit, path: str) -> tuple[int, list[str]]:
+    """The autograd figures on the page as it is drawn now: (how many, what is wrong)."""
+    problems, scheme = [], _scheme(visit)
+    figures = visit.page.locator("figure.autograd-graph")
+    for i in range(figures.count()):
+        figure = figures.nth(i)
+        where = f"/{path} [{scheme}] figure {i + 1}"
+        problems += graph_colour_problems(figure.evaluate(GRAPH_COLOURS), where)
+        svg = figure.locator("svg")
+        if svg.get_attribute("role") != "img" or not svg.get_attribute("aria-label"):
+            problems.append(f"{where}: the SVG has no role=img and text alternative")
+        if not figure.locator("figcaption").inner_text().strip():
+            problems.append(f"{where}: no caption")
+    return figures.count(), problems
+
+
+# -- one visit per page, every per-page check ----------------------------------------------
+@dataclass
+class Tour:
+    """What the per-page checks found, each page visited once (in both palettes)."""
+
+    load: list[str] = field(default_factory=list)  # console errors, foreign requests
+    axe: list[str] = field(default_factory=list)
+    copy: list[str] = field(default_factory=list)
+    copied: int = 0  # snippets found behind a copy button
+    figures: list[str] = field(default_factory=list)
+    figures_seen: Counter = field(default_factory=Counter)  # palette -> figures checked
+
+
+@pytest.fixture(scope="session")
+def tour(browser, site_url, built_site) -> Tour:
+    found, tab = Tour(), Visit(browser, site_url)
+    try:
+        for path in pages(built_site):
+            tab.errors.clear()
+            tab.foreign.clear()
+            tab.goto(path, idle=True)
+            found.axe += [f"/{path} {p}" for p in palette_violations(tab)]
+            if tab.page.locator("figure.autograd-graph").count():
+                for _ in range(2):  # in the page's palette, then in the other, and back
+                    count, problems = figure_problems(tab, path)
+                    found.figures_seen[_scheme(tab)] += count
+                    found.figures += problems
+                    _toggle_palette(tab)
+            if not path.startswith("notebooks/"):  # notebook cells have their own copy control
+                copied, problems = copy_problems(tab, path)
+                found.copied += copied
+                found.copy += problems
+            found.load += [f"/{path}: console error: {e}" for e in tab.errors]
+            found.load += [f"/{path}: request to another host: {u}" for u in tab.foreign]
+    finally:
+        tab.context.close()
+    return found
+
+
+def test_every_page_loads_clean_and_local(tour: Tour) -> None:
+    """No console error and no request to another host, on load or while checked."""
+    assert not tour.load, "\n".join(tour.load)
+
+
+def test_no_accessibility_violations_in_either_palette(tour: Tour) -> None:
+    assert not tour.axe, "\n".join(tour.axe)
+
+
+def test_copy_button_copies_the_exact_snippet(tour: Tour) -> None:
+    assert tour.copied, "no snippet was found behind any copy button"
+    assert not tour.copy, "\n".join(tour.copy)
+
+
+def test_autograd_graphs_read_in_both_palettes(tour: Tour) -> None:
+    seen = tour.figures_seen
     assert sorted(seen) == ["default", "slate"] and seen["default"] == seen["slate"] >= 7, seen
-    assert not problems, "\n".join(problems)
+    assert not tour.figures, "\n".join(tour.figures)
 
 
 # -- self-tests: each browser check fails on a broken page ----------------------------

@@ -84,7 +84,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory):
 # group "checks", run by the other. Within "checks", the tests that need a process
 # server (tests/test_fresh.py, multi-process examples, tests/test_launch.py) run last:
 # the servers start with the group's first test, and import torch meanwhile.
-SITE_FIXTURES = {"built_site", "site_url", "visit", "site_visit", "browser"}
+SITE_FIXTURES = {"built_site", "site_url", "visit", "site_visit", "browser", "tour"}
 
 
 def _needs_servers(item: pytest.Item) -> bool:
@@ -97,12 +97,14 @@ def _needs_servers(item: pytest.Item) -> bool:
     )
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Each test's group, set as it is collected (xdist reads the marks afterwards)."""
+    group = "site" if SITE_FIXTURES & set(getattr(item, "fixturenames", ())) else "checks"
+    item.add_marker(pytest.mark.xdist_group(group))
+    item.stash[_GROUP] = group
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        group = "site" if SITE_FIXTURES & set(getattr(item, "fixturenames", ())) else "checks"
-        item.add_marker(pytest.mark.xdist_group(group))
-        item.stash[_GROUP] = group
     items.sort(key=lambda item: item.stash[_GROUP] == "checks" and _needs_servers(item))
 
 

@@ -179,6 +179,16 @@ def test_layering_check_catches_an_import_of_tests(tmp_path: Path) -> None:
     ]
 
 
+def test_the_suite_runs_in_its_two_groups(request: pytest.FixtureRequest) -> None:
+    """make test runs pytest -n 2 --dist loadgroup: every test of the built site in one
+    worker (one build, one browser), the rest in the other (tests/conftest.py). A pytest
+    or pytest-xdist upgrade that stops the grouping would build the site twice."""
+    groups = [m.args[0] for m in request.node.iter_markers("xdist_group")]
+    assert groups == ["checks"], groups
+    if request.config.getoption("dist", "no") == "loadgroup":
+        assert request.node.nodeid.endswith("@checks"), request.node.nodeid
+
+
 def test_harness_code_is_linted() -> None:
     ruff = Path(sys.executable).parent / "ruff"
     result = subprocess.run(

@@ -112,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per page; the median is shown")
     parser.add_argument("--site", type=Path, help="a built site to measure instead of building")
     parser.add_argument("--save", type=Path, help="keep every JSON report in this folder")
+    parser.add_argument(
+        "pages", nargs="*", help="paths to measure, e.g. forward_pass/ (default: every page)"
+    )
     args = parser.parse_args(argv)
     if not CLI.exists():
         subprocess.run(
@@ -131,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{server.server_port}/"
         paths = [""] + [f"{page.stem}/" for page in chapters()]
         paths += [f"notebooks/{page.stem}/" for page in chapters()]
+        paths = args.pages or paths
         env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
         print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
         folder = args.save or Path(tmp)
@@ -138,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in paths:
             runs = []
             for i in range(args.runs):
-                report = folder / f"{path.strip('/') or 'index'}-{i + 1}.json"
+                report = folder / f"{path.strip('/').replace('/', '_') or 'index'}-{i + 1}.json"
                 report.unlink(missing_ok=True)
                 if (data := run_lighthouse(base + path, report, env)) is not None:
                     runs.append(data)

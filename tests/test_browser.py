@@ -397,8 +397,10 @@ def test_instant_navigation_keeps_the_toggle_and_copy_buttons(site_visit: SiteVi
 # size, weight and decoration, its parent's colour, and the colours, images, opacity
 # and filters of every box behind it; PROBES marks one visible element for each distinct
 # combination of those (60-90 on a chapter), and the colour rules run on those only.
+# A combination already checked on an earlier page of the tour, in the same palette, is
+# not checked again (the same reasoning, across pages): later pages add 0-20 probes.
 # Every other rule runs on the whole page, once: the palettes differ only in colours.
-PROBES = """() => {
+PROBES = """(checked) => {
   const css = (el) => getComputedStyle(el);
   const key = (el) => {
     const s = css(el), parent = el.parentElement ? css(el.parentElement) : s;
@@ -411,16 +413,17 @@ PROBES = """() => {
     return parts.join("|");
   };
   document.querySelectorAll("[data-contrast-probe]").forEach((e) => e.removeAttribute("data-contrast-probe"));
-  const seen = new Set();
+  const seen = new Set(checked);
+  const fresh = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const el = walker.currentNode.parentElement;
     if (!el || !walker.currentNode.textContent.trim()) continue;
     if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
     const k = key(el);
-    if (!seen.has(k)) { seen.add(k); el.setAttribute("data-contrast-probe", ""); }
+    if (!seen.has(k)) { seen.add(k); fresh.push(k); el.setAttribute("data-contrast-probe", ""); }
   }
-  return seen.size;
+  return fresh;
 }"""
 COLOUR = ["color-contrast", "link-in-text-block"]
 COLOUR_RULES = {"runOnly": {"type": "rule", "values": COLOUR}, "resultTypes": ["violations"]}
@@ -444,19 +447,24 @@ def axe_violations(
     return page.evaluate(f"axe.run({where}, {json.dumps(options)}).then(r => r.violations)")
 
 
-def colour_violations(page) -> list[dict]:
-    """The colour rules, on one element of each distinct colour combination (PROBES)."""
-    page.evaluate(PROBES)
-    return axe_violations(page, AT_PROBES, COLOUR_RULES)
+def colour_violations(page, checked: set[str] | None = None) -> list[dict]:
+    """The colour rules, on one element of each distinct colour combination (PROBES)
+    that is not in ``checked``; the combinations probed are added to it."""
+    fresh = page.evaluate(PROBES, sorted(checked or ()))
+    if checked is not None:
+        checked.update(fresh)
+    return axe_violations(page, AT_PROBES, COLOUR_RULES) if fresh else []
 
 
-def palette_violations(visit: Visit) -> list[str]:
-    """Every rule on the page as loaded; the colour rules again in the other palette."""
+def palette_violations(visit: Visit, checked: dict[str, set[str]] | None = None) -> list[str]:
+    """Every rule on the page as loaded; the colour rules again in the other palette.
+    ``checked``: per palette, the colour combinations earlier pages had checked."""
+    checked = {} if checked is None else checked
     found = [(_scheme(visit), axe_violations(visit.page, None, OTHER_RULES))]
-    found.append((_scheme(visit), colour_violations(visit.page)))
-    _toggle_palette(visit)
-    found.append((_scheme(visit), colour_violations(visit.page)))
-    _toggle_palette(visit)  # back, for the next page
+    for _ in range(2):
+        scheme = _scheme(visit)
+        found.append((scheme, colour_violations(visit.page, checked.setdefault(scheme, set()))))
+        _toggle_palette(visit)  # the other palette; the second time, back for the next page
     return [
         f"[{scheme}]: {v['id']}: {v['help']} {[n['target'] for n in v['nodes']][:3]}"
         for scheme, violations in found
@@ -572,12 +580,13 @@ class Tour:
 @pytest.fixture(scope="session")
 def tour(browser, site_url, built_site) -> Tour:
     found, tab = Tour(), Visit(browser, site_url)
+    checked: dict[str, set[str]] = {}  # palette -> colour combinations checked so far
     try:
         for path in pages(built_site):
             tab.errors.clear()
             tab.foreign.clear()
             tab.goto(path, idle=True)
-            found.axe += [f"/{path} {p}" for p in palette_violations(tab)]
+            found.axe += [f"/{path} {p}" for p in palette_violations(tab, checked)]
             if tab.page.locator("figure.autograd-graph").count():
                 for _ in range(2):  # in the page's palette, then in the other, and back
                     count, problems = figure_problems(tab, path)
@@ -660,11 +669,22 @@ def test_checks_catch_a_broken_page(browser) -> None:
             # The colour rules run on one element per colour combination: a faint
             # paragraph among twenty readable ones is still checked, and grey text that
             # only the dark palette makes unreadable is caught there.
-            def contrast_problems() -> set[str]:
-                found = colour_violations(tab.page)
+            def contrast_problems(checked: set[str] | None = None) -> set[str]:
+                found = colour_violations(tab.page, checked)
                 return {n["target"][0] for v in found for n in v["nodes"]}
 
             assert contrast_problems() == {"#faint-text"}
+            # Across pages, a combination an earlier page had is not checked again,
+            # and one it did not have still is.
+            checked: set[str] = set()
+            assert contrast_problems(checked) == {"#faint-text"}
+            assert contrast_problems(checked) == set()
+            tab.page.evaluate(
+                "document.body.insertAdjacentHTML('beforeend',"
+                ' \'<p id="pale-text" style="color: #d0d0d0">pale</p>\')'
+            )
+            assert contrast_problems(checked) == {"#pale-text"}
+            tab.page.evaluate("document.getElementById('pale-text').remove()")
             tab.page.evaluate("document.body.dataset.mdColorScheme = 'slate'")
             assert "#grey-text" in contrast_problems()
             with pytest.raises(AssertionError, match="code block 1 has no copy button"):

@@ -26,7 +26,8 @@ def test_range_pin_home_page_and_workflow_agree() -> None:
     assert not problems, "\n".join(problems)
 
 
-def project_copy(tmp_path: Path) -> Path:
+def copy_of_range_files(tmp_path: Path) -> Path:
+    """The files that state the torch range, copied to ``tmp_path`` to be edited."""
     for name in ("mkdocs.yml", "requirements.lock", "docs/index.md", WORKFLOW):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
@@ -34,7 +35,7 @@ def project_copy(tmp_path: Path) -> Path:
 
 
 def test_range_check_catches_each_disagreement(tmp_path: Path) -> None:
-    root = project_copy(tmp_path)
+    root = copy_of_range_files(tmp_path)
     assert range_problems(root) == []
     oldest = supported(root)["oldest"]
     config = (root / "mkdocs.yml").read_text("utf-8")

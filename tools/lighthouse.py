@@ -132,9 +132,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}/"
-        paths = [""] + [f"{page.stem}/" for page in chapters()]
-        paths += [f"notebooks/{page.stem}/" for page in chapters()]
-        paths = args.pages or paths
+        paths = args.pages or [
+            "",
+            *(f"{page.stem}/" for page in chapters()),
+            *(f"notebooks/{page.stem}/" for page in chapters()),
+        ]
         env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
         print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
         folder = args.save or Path(tmp)

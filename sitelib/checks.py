@@ -200,7 +200,7 @@ def check_run(
     torch.manual_seed(int.from_bytes(os.urandom(4)) if seed is None else seed)
     grad_mode, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
     try:
-        with checker, _CountBackward() as backward, adapter.untraced_print():
+        with checker, _CountBackward() as backward, adapter.print_capture():
             updated, module_globals = run()
     except ShapeMismatch as exc:
         raise ExampleFailure(str(exc)) from None
@@ -237,7 +237,7 @@ def check_as_on_an_accelerator(
     torch.manual_seed(seed)
     grad_mode, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
     try:
-        with simulated_accelerator(str(run_file)) as seen, adapter.untraced_print():
+        with simulated_accelerator(str(run_file)) as seen, adapter.print_capture():
             updated, _ = adapter.run_checking_prints(example, eval_example)
     except Exception as exc:
         raise ExampleFailure(

@@ -16,11 +16,15 @@ publicly:
 3. **Running outside pytest.** A rank of a multi-process example runs in a process
    of its own, with no pytest session: ``run_code.run_code`` and
    ``config.ExamplesConfig`` run an example with print capture there.
-4. **Print capture without the shape tracer.** ``MockPrintFunction.__call__``
-   calls ``inspect.stack()`` on every print, thousands of Python calls that the
-   shape tracer would be asked about; :func:`untraced_print` switches the tracer
-   off around it, which adds one frame, so ``run_code.parent_frame_id`` (how many
-   frames up it looks for the caller) goes up by one meanwhile.
+4. **Print capture at the cost of a print.** ``MockPrintFunction.__call__`` calls
+   ``inspect.stack()`` on every print, which reads the source of every frame on the
+   stack and searches ``sys.modules`` (thousands of modules once torch is imported)
+   for each: 0.16 s per print, two thirds of the examples' time. :func:`print_capture`
+   puts in its place the same steps on the one frame it uses (the caller, found
+   ``run_code.parent_frame_id`` frames up with ``sys._getframe``), through
+   ``MockPrintFunction``'s own ``_include_file`` and ``_find_line_number`` and
+   ``run_code``'s ``PrintStatement`` and ``Arg``; and runs it with the shape tracer
+   off (its Python calls are not the example's).
 
 :func:`problems` checks that every one of these names still exists and behaves;
 ``tests/test_selftest.py::test_pytest_examples_adapter_still_fits`` runs it and
@@ -81,26 +85,36 @@ def update_with(eval_example: EvalExample, example: CodeExample, updated: str) -
 
 
 @contextlib.contextmanager
-def untraced_print() -> Iterator[None]:
-    """pytest-examples' print capture, run with the tracer off (see the module's doc)."""
+def print_capture() -> Iterator[None]:
+    """pytest-examples' print capture without ``inspect.stack()`` and with the tracer
+    off (see the module's doc)."""
     original = MockPrintFunction.__call__
+    depth = _run_code_module.parent_frame_id
 
-    def call(self, *args: Any, **kwargs: Any) -> None:
+    def call(self, *args: Any, sep: str = " ", **kwargs: Any) -> None:
         tracer = sys.gettrace()
         sys.settrace(None)
         try:
-            original(self, *args, **kwargs)
+            frame = sys._getframe(depth)  # what inspect.stack()[depth] would describe
+            code = frame.f_code
+            info = inspect.FrameInfo(
+                frame, code.co_filename, frame.f_lineno, code.co_name, None, None
+            )
+            if self._include_file(info, args):
+                line = self._find_line_number(info)
+                self.statements.append(
+                    _run_code_module.PrintStatement(
+                        line, sep, [_run_code_module.Arg(a) for a in args]
+                    )
+                )
         finally:
             sys.settrace(tracer)
 
-    depth = _run_code_module.parent_frame_id
     MockPrintFunction.__call__ = call
-    _run_code_module.parent_frame_id = depth + 1
     try:
         yield
     finally:
         MockPrintFunction.__call__ = original
-        _run_code_module.parent_frame_id = depth
 
 
 def problems(tmp: Path) -> list[str]:
@@ -108,6 +122,12 @@ def problems(tmp: Path) -> list[str]:
     found = []
     if not isinstance(getattr(_run_code_module, "parent_frame_id", None), int):
         found.append("pytest_examples.run_code.parent_frame_id is gone or not an int")
+    for name in ("PrintStatement", "Arg"):
+        if not callable(getattr(_run_code_module, name, None)):
+            found.append(f"pytest_examples.run_code.{name} is gone")
+    for name in ("_include_file", "_find_line_number"):
+        if name not in vars(MockPrintFunction):
+            found.append(f"MockPrintFunction.{name} is gone")
     if "_mark_for_update" not in vars(EvalExample):
         found.append("EvalExample._mark_for_update is gone")
     if "_run" not in vars(EvalExample):
@@ -123,10 +143,10 @@ def problems(tmp: Path) -> list[str]:
     source = 'print("a")\nprint(1 + 1)\n#> 3\n'
     example = CodeExample.create(source, path=tmp / "adapter_probe.py")
     try:
-        with untraced_print():
+        with print_capture():
             updated, _, lines = run_outside_pytest(example, tmp / "adapter_probe.py", str)
     except Exception as exc:  # noqa: BLE001 (reported, not raised)
         return [f"run_code.run_code failed: {type(exc).__name__}: {exc}"]
     if updated != 'print("a")\n#> a\nprint(1 + 1)\n#> 2\n' or lines != ["a", "2"]:
-        found.append(f"print capture under untraced_print() went wrong: {updated!r}, {lines!r}")
+        found.append(f"print capture under print_capture() went wrong: {updated!r}, {lines!r}")
     return found

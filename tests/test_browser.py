@@ -337,6 +337,12 @@ def _toggle_palette(visit: Visit) -> None:
     visit.page.locator("[data-palette-toggle] button:visible").click()
 
 
+def _switch_palette(visit: Visit) -> None:
+    """The toggle's click, dispatched in the page: what a reader's click runs, without
+    Playwright's checks that the button can be clicked (tested above, once)."""
+    visit.page.evaluate("document.querySelector('[data-palette-toggle] button:not([hidden])').click()")
+
+
 def test_palette_toggle_switches_and_is_remembered(visit: Visit) -> None:
     from playwright.sync_api import expect
 
@@ -398,15 +404,20 @@ def test_instant_navigation_keeps_the_toggle_and_copy_buttons(site_visit: SiteVi
 # Every other rule runs on the whole page, once: the palettes differ only in colours.
 PROBES = """(checked) => {
   const css = (el) => getComputedStyle(el);
+  const behind = new Map();  // element -> the colours, images, opacity, filters of it and its ancestors
+  const boxes = (el) => {
+    if (!el) return "";
+    if (!behind.has(el)) {
+      const b = css(el);
+      behind.set(el, [b.backgroundColor, b.backgroundImage, b.opacity, b.mixBlendMode, b.filter,
+                      boxes(el.parentElement)].join("|"));
+    }
+    return behind.get(el);
+  };
   const key = (el) => {
     const s = css(el), parent = el.parentElement ? css(el.parentElement) : s;
-    const parts = [s.color, s.fontSize, s.fontWeight, s.textDecorationLine, s.textShadow,
-                   s.webkitTextFillColor, parent.color, parent.textDecorationLine];
-    for (let a = el; a; a = a.parentElement) {
-      const b = css(a);
-      parts.push(b.backgroundColor, b.backgroundImage, b.opacity, b.mixBlendMode, b.filter);
-    }
-    return parts.join("|");
+    return [s.color, s.fontSize, s.fontWeight, s.textDecorationLine, s.textShadow,
+            s.webkitTextFillColor, parent.color, parent.textDecorationLine, boxes(el)].join("|");
   };
   document.querySelectorAll("[data-contrast-probe]").forEach((e) => e.removeAttribute("data-contrast-probe"));
   const seen = new Set(checked);
@@ -460,7 +471,7 @@ def palette_violations(visit: Visit, checked: dict[str, set[str]] | None = None)
     for _ in range(2):
         scheme = _scheme(visit)
         found.append((scheme, colour_violations(visit.page, checked.setdefault(scheme, set()))))
-        _toggle_palette(visit)  # the other palette; the second time, back for the next page
+        _switch_palette(visit)  # the other palette; the second time, back for the next page
     return [
         f"[{scheme}]: {v['id']}: {v['help']} {[n['target'] for n in v['nodes']][:3]}"
         for scheme, violations in found
@@ -581,14 +592,17 @@ def tour(browser, site_url, built_site) -> Tour:
         for path in pages(built_site):
             tab.errors.clear()
             tab.foreign.clear()
-            tab.goto(path, idle=True)
+            # Requests are recorded as they start, during the load and every check that
+            # follows (seconds per page), so the tour does not wait for the network to
+            # be quiet for 500 ms after the load, as the search tests must.
+            tab.goto(path)
             found.axe += [f"/{path} {p}" for p in palette_violations(tab, checked)]
             if tab.page.locator("figure.autograd-graph").count():
                 for _ in range(2):  # in the page's palette, then in the other, and back
                     count, problems = figure_problems(tab, path)
                     found.figures_seen[_scheme(tab)] += count
                     found.figures += problems
-                    _toggle_palette(tab)
+                    _switch_palette(tab)
             if not path.startswith("notebooks/"):  # notebook cells have their own copy control
                 copied, problems = copy_problems(tab, path)
                 found.copied += copied

@@ -304,11 +304,32 @@ def test_pytest_examples_adapter_reports_a_missing_name(
     from sitelib import pytest_examples_adapter
 
     monkeypatch.delattr(run_code, "parent_frame_id")
+    monkeypatch.delattr(run_code, "Arg")
+    monkeypatch.delattr(run_code.MockPrintFunction, "_find_line_number")
     monkeypatch.delattr(EvalExample, "_run")
     assert pytest_examples_adapter.problems(tmp_path) == [
         "pytest_examples.run_code.parent_frame_id is gone or not an int",
+        "pytest_examples.run_code.Arg is gone",
+        "MockPrintFunction._find_line_number is gone",
         "EvalExample._run is gone",
     ]
+
+
+def test_print_capture_names_the_line_of_each_print(tmp_path: Path) -> None:
+    """The cheap frame lookup finds the same caller inspect.stack() did: a print inside
+    a function called from the example is recorded at the example's calling line."""
+    from pytest_examples import CodeExample
+
+    from sitelib import pytest_examples_adapter
+
+    source = "def show(x):\n    print(x)\n\n\nshow(1)\nprint(2)\n"
+    example = CodeExample.create(source, path=tmp_path / "probe.py")
+    with pytest_examples_adapter.print_capture():
+        updated, _, lines = pytest_examples_adapter.run_outside_pytest(
+            example, tmp_path / "probe.py", str
+        )
+    assert lines == ["1", "2"]
+    assert updated == "def show(x):\n    print(x)\n    #> 1\n\n\nshow(1)\nprint(2)\n#> 2\n"
 
 
 def test_device_names_are_normalised_but_module_names_are_not() -> None:

@@ -340,7 +340,9 @@ def _toggle_palette(visit: Visit) -> None:
 def _switch_palette(visit: Visit) -> None:
     """The toggle's click, dispatched in the page: what a reader's click runs, without
     Playwright's checks that the button can be clicked (tested above, once)."""
-    visit.page.evaluate("document.querySelector('[data-palette-toggle] button:not([hidden])').click()")
+    visit.page.evaluate(
+        "document.querySelector('[data-palette-toggle] button:not([hidden])').click()"
+    )
 
 
 def test_palette_toggle_switches_and_is_remembered(visit: Visit) -> None:

@@ -248,18 +248,19 @@ COPY_EVERY_BLOCK = """async () => {
   for (const code of document.querySelectorAll(".md-content pre > code")) {
     reveal(code);
     code.scrollIntoView({ block: "center" });
-    let button = null;
-    for (let t = 0; t < 120 && !button; t++) {
-      await frame();
-      button = code.parentElement.querySelector(
-        ":scope > nav > button.md-code__button[data-md-type=copy]");
-    }
+    const find = () => code.parentElement.querySelector(
+      ":scope > nav > button.md-code__button[data-md-type=copy]");
+    let button = find();  // set up already when it was in view before
+    for (let t = 0; t < 120 && !button; t++) { await frame(); button = find(); }
     const title = code.closest(".highlight")?.querySelector(".filename")?.textContent || "";
     if (!button) { copied.push({ title, missing: true }); continue; }
     await navigator.clipboard.writeText("");
     button.click();
     let text = "";
-    for (let t = 0; t < 60 && !text; t++) { await frame(); text = await navigator.clipboard.readText(); }
+    for (let t = 0; t < 60 && !text; t++) {  // a clipboard write takes a task or two, not a frame
+      text = await navigator.clipboard.readText();
+      if (!text) await new Promise((resolve) => setTimeout(resolve, 4));
+    }
     copied.push({ title, text });
   }
   return copied;

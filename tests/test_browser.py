@@ -7,13 +7,9 @@ Without /usr/bin/chromium these tests skip on a developer machine and fail in CI
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import json
 import os
 import re
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,6 +20,7 @@ import pytest
 
 from sitelib.examples import ANNOTATION, without_annotations
 from sitelib.project import ROOT, load_config
+from sitelib.static_site import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
@@ -47,29 +44,12 @@ def copy_button(code):
     )
 
 
-@contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve a folder on 127.0.0.1 for as long as the block runs; yields its URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site) -> Iterator[str]:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
     with serve(site) as url:
         yield url
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
 
 
 def require_chromium(path: Path, ci: bool) -> None:

@@ -49,6 +49,30 @@ def foreign_resources(text: str) -> list[str]:
     return found
 
 
+def test_the_local_server_sends_text_compressed_when_asked(tmp_path: Path) -> None:
+    """make lighthouse measures the site as a static host sends it: gzip for text
+    files (sitelib/static_site.py); the browser tests get the files as they are."""
+    import gzip
+    import urllib.request
+
+    from sitelib.static_site import serve
+
+    (tmp_path / "index.html").write_text("<p>hello</p>" * 50, "utf-8")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG")
+
+    def get(url: str) -> tuple[str | None, bytes]:
+        request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request) as response:
+            return response.headers.get("Content-Encoding"), response.read()
+
+    with serve(tmp_path, compress=True) as url:
+        encoding, body = get(url)
+        assert encoding == "gzip" and gzip.decompress(body) == b"<p>hello</p>" * 50
+        assert get(url + "logo.png") == (None, b"\x89PNG")  # not a text file
+    with serve(tmp_path) as url:
+        assert get(url) == (None, b"<p>hello</p>" * 50)
+
+
 def test_no_page_or_stylesheet_loads_from_another_host(built_site) -> None:
     _, site = built_site
     problems = [

@@ -13,52 +13,20 @@ tools/lighthouse/node_modules on first use (`npm ci`-style, exact version).
 from __future__ import annotations
 
 import argparse
-import functools
-import gzip
-import http.server
-import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from sitelib.project import ROOT, chapters, mkdocs_build
+from sitelib.static_site import serve
 
 HERE = ROOT / "tools" / "lighthouse"
 CLI = HERE / "node_modules" / ".bin" / "lighthouse"
 FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    """Static files, gzip-compressed as GitHub Pages serves them."""
-
-    def log_message(self, *args) -> None:
-        pass
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir():
-            if not self.path.split("?")[0].endswith("/"):
-                return super().send_head()  # the base class redirects /dir to /dir/
-            path = path / "index.html"
-        compressible = path.suffix in {".html", ".css", ".js", ".json", ".svg", ".xml", ".map"}
-        if (
-            not compressible
-            or "gzip" not in self.headers.get("Accept-Encoding", "")
-            or not path.is_file()
-        ):
-            return super().send_head()
-        body = gzip.compress(path.read_bytes())
-        self.send_response(200)
-        self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
 
 
 def run_lighthouse(url: str, report: Path, env: dict) -> dict | None:
@@ -127,29 +95,24 @@ def main(argv: list[str] | None = None) -> int:
             if result.returncode:
                 print(result.stderr[-3000:])
                 return 1
-        server = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site))
-        )
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_port}/"
-        paths = args.pages or [
-            "",
-            *(f"{page.stem}/" for page in chapters()),
-            *(f"notebooks/{page.stem}/" for page in chapters()),
-        ]
-        env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
-        print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
-        folder = args.save or Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        for path in paths:
-            runs = []
-            for i in range(args.runs):
-                report = folder / f"{path.strip('/').replace('/', '_') or 'index'}-{i + 1}.json"
-                report.unlink(missing_ok=True)
-                if (data := run_lighthouse(base + path, report, env)) is not None:
-                    runs.append(data)
-            print(summary(path, runs) if runs else f"/{path:32} lighthouse failed")
-        server.shutdown()
+        with serve(site, compress=True) as base:
+            paths = args.pages or [
+                "",
+                *(f"{page.stem}/" for page in chapters()),
+                *(f"notebooks/{page.stem}/" for page in chapters()),
+            ]
+            env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
+            print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
+            folder = args.save or Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            for path in paths:
+                runs = []
+                for i in range(args.runs):
+                    report = folder / f"{path.strip('/').replace('/', '_') or 'index'}-{i + 1}.json"
+                    report.unlink(missing_ok=True)
+                    if (data := run_lighthouse(base + path, report, env)) is not None:
+                        runs.append(data)
+                print(summary(path, runs) if runs else f"/{path:32} lighthouse failed")
     return 0
 
 

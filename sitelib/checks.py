@@ -295,7 +295,8 @@ def run_example(
 
     run_file = eval_example.tmp_path / f"{example.module_name}.py"
     if not checks:  # `make bench` only: the examples' cost without shape/grad/device checks
-        eval_example.run_print_check(example)
+        with adapter.print_capture():  # the same print capture as with them
+            eval_example.run_print_check(example)
         return {}
 
     seed = int.from_bytes(os.urandom(4)) if seed is None else seed

@@ -446,18 +446,10 @@ def colour_violations(page, checked: set[str] | None = None) -> list[dict]:
     return axe_violations(page, AT_PROBES, COLOUR_RULES) if fresh else []
 
 
-def palette_violations(visit: Visit, checked: dict[str, set[str]] | None = None) -> list[str]:
-    """Every rule on the page as loaded; the colour rules again in the other palette.
-    ``checked``: per palette, the colour combinations earlier pages had checked."""
-    checked = {} if checked is None else checked
-    found = [(_scheme(visit), axe_violations(visit.page, None, OTHER_RULES))]
-    for _ in range(2):
-        scheme = _scheme(visit)
-        found.append((scheme, colour_violations(visit.page, checked.setdefault(scheme, set()))))
-        _switch_palette(visit)  # the other palette; the second time, back for the next page
+def violation_lines(path: str, scheme: str, violations: list[dict]) -> list[str]:
+    """axe's violations on a page in a palette, a line each."""
     return [
-        f"[{scheme}]: {v['id']}: {v['help']} {[n['target'] for n in v['nodes']][:3]}"
-        for scheme, violations in found
+        f"/{path} [{scheme}]: {v['id']}: {v['help']} {[n['target'] for n in v['nodes']][:3]}"
         for v in violations
     ]
 
@@ -579,13 +571,19 @@ def tour(browser, site_url, built_site) -> Tour:
             # follows (seconds per page), so the tour does not wait for the network to
             # be quiet for 500 ms after the load, as the search tests must.
             tab.goto(path)
-            found.axe += [f"/{path} {p}" for p in palette_violations(tab, checked)]
-            if tab.page.locator("figure.autograd-graph").count():
-                for _ in range(2):  # in the page's palette, then in the other, and back
-                    count, problems = figure_problems(tab, path)
-                    found.figures_seen[_scheme(tab)] += count
-                    found.figures += problems
-                    _switch_palette(tab)
+            # Every rule on the page as loaded; then, in the page's palette and in the
+            # other (the palettes differ only in colours), the colour rules and the
+            # figures; and back to the first palette for the next page.
+            scheme = _scheme(tab)
+            found.axe += violation_lines(path, scheme, axe_violations(tab.page, None, OTHER_RULES))
+            for _ in range(2):
+                scheme = _scheme(tab)
+                colour = colour_violations(tab.page, checked.setdefault(scheme, set()))
+                found.axe += violation_lines(path, scheme, colour)
+                count, problems = figure_problems(tab, path)
+                found.figures_seen[scheme] += count
+                found.figures += problems
+                _switch_palette(tab)
             if not path.startswith("notebooks/"):  # notebook cells have their own copy control
                 copied, problems = copy_problems(tab, path)
                 found.copied += copied

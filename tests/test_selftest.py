@@ -316,8 +316,8 @@ def test_pytest_examples_adapter_reports_a_missing_name(
 
 
 def test_print_capture_names_the_line_of_each_print(tmp_path: Path) -> None:
-    """The cheap frame lookup finds the same caller inspect.stack() did: a print inside
-    a function called from the example is recorded at the example's calling line."""
+    """The cheap frame lookup finds the line inspect.stack() did: a print inside a
+    function of the example is recorded under that print, inside the function."""
     from pytest_examples import CodeExample
 
     from sitelib import pytest_examples_adapter

@@ -71,7 +71,7 @@ build: $(STAMP)
 
 # Regenerate docs/notebooks/ from the chapters' snippets (executed, with outputs).
 notebooks: $(STAMP)
-	$(BIN)/python -m sitelib.notebooks
+	$(BIN)/python -m sitelib.site.notebooks
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pytest_examples import CodeExample, find_examples
 
-from sitelib.project import INCLUDE, ROOT
+from sitelib.site.layout import INCLUDE, ROOT
 
 MARKER = re.compile(
     r"^\s*#\s*(?P<key>requires|expect-no-grad|stays-on-cpu|launch):\s*(?P<value>.+?)\s*$"

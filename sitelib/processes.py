@@ -37,7 +37,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitelib.project import ROOT
+from sitelib.site.layout import ROOT
 
 TRACEBACK_SIGNAL = signal.SIGUSR1
 

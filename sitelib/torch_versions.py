@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from sitelib.project import ROOT, load_config
+from sitelib.site.layout import ROOT, load_config
 
 EXAMPLE_TEST = re.compile(r"^tests/test_examples\.py::test_example\[(?P<id>.+)\]$")
 # What an example failure names first: "snippets/chapter/file.py:12: ..."

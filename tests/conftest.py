@@ -72,7 +72,7 @@ def device(pytestconfig: pytest.Config) -> str:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory):
     """The site, built once per run with ``mkdocs build --strict``: (result, site_dir)."""
-    from sitelib.project import ROOT, mkdocs_build
+    from sitelib.site.layout import ROOT, mkdocs_build
 
     site_dir = tmp_path_factory.mktemp("site")
     return mkdocs_build(ROOT, site_dir), site_dir

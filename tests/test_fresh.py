@@ -20,7 +20,7 @@ import pytest
 from sitelib.checks import normalise_device
 from sitelib.examples import expected_output, launch_command, requires_cuda, without_annotations
 from sitelib.processes import Child, ProcessServer, Request
-from sitelib.project import ROOT
+from sitelib.site.layout import ROOT
 
 SNIPPETS = sorted(
     path

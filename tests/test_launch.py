@@ -17,7 +17,7 @@ from pytest_examples import CodeExample
 from sitelib.checks import ExampleFailure
 from sitelib.examples import expected_output
 from sitelib.launch import LaunchError, check_launched_output, free_port, without_library_logs
-from sitelib.project import ROOT
+from sitelib.site.layout import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "launch"
 

@@ -2,7 +2,7 @@
 
 For every ``<!-- autograd-graph -->`` directive in the pages, the figure in the
 built site is compared with a walk of ``grad_fn.next_functions`` written here,
-independently of sitelib.autograd_graph.walk: the same nodes (with their labels)
+independently of sitelib.site.pictures.walk: the same nodes (with their labels)
 and the same edges, as multisets. sitelib only runs the snippet and calls this
 file's walk at the moment the directive names (after the line ``after`` names, at
 each ``backward()``, or at the end).
@@ -18,17 +18,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from sitelib.autograd_graph import (
-    SNIPPETS,
-    Directive,
-    DrawingError,
-    figures,
-    find,
-    run_snippet,
-)
-from sitelib.project import ROOT, fixture_project, mkdocs_build
+from sitelib.site.layout import ROOT, fixture_project, mkdocs_build
+from sitelib.site.pictures import Directive, DrawingError, figures, find, run_snippet
 
 FIXTURE = ROOT / "tests" / "fixtures" / "pictures"
+SNIPPETS = ROOT / "snippets"
 SVG = "{http://www.w3.org/2000/svg}"
 MAX_SVG_BYTES = 10_000
 
@@ -163,6 +157,16 @@ def graph_problems(figure_html: str, expected: Recorded) -> list[str]:
     caption = re.search(r"<figcaption>(.*?)</figcaption>", figure_html, re.S)
     if not caption or not caption.group(1).strip():
         problems.append("no caption")
+    legend = re.findall(r'<span class="key (\w+)">', figure_html)
+    for kind in sorted(
+        {
+            g.get("class", "").split()[1]
+            for g in svg.iter(f"{SVG}g")
+            if g.get("class", "").startswith("node ")
+        }
+    ):
+        if kind not in legend:
+            problems.append(f"the legend does not explain the {kind} style it draws")
     size = len(re.search(r"<svg.*?</svg>", figure_html, re.S).group(0).encode())
     if size > MAX_SVG_BYTES:
         problems.append(f"the SVG is {size} bytes, over {MAX_SVG_BYTES}")
@@ -294,6 +298,11 @@ def test_the_check_catches_a_drawing_that_differs() -> None:
 
     background = re.sub(r'(<g class="graph"[^>]*>)', r'\1<polygon points="0,0 9,0 9,9"/>', html)
     assert "drawn outside any node or edge: <polygon>" in graph_problems(background, expected)
+
+    no_leaf_key = re.sub(r'<span class="key leaf">.*?</span>(?=<span|</span>)', "", html)
+    assert "the legend does not explain the leaf style it draws" in graph_problems(
+        no_leaf_key, expected
+    )
 
     unlabelled = re.sub(r' aria-label="[^"]*"', ' aria-label=""', html)
     assert [p for p in graph_problems(unlabelled, expected) if "text alternative" in p]

@@ -19,8 +19,8 @@ from pytest_examples import CodeExample, EvalExample
 
 from sitelib.checks import ExampleFailure, check_devices, run_example
 from sitelib.examples import DEVICE_IDIOM, all_examples, device_idiom_problems, snippet_examples
-from sitelib.mathml import MathError
-from sitelib.project import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
+from sitelib.site.layout import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
+from sitelib.site.mathml import MathError
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -242,7 +242,7 @@ def test_broken_formula_fails_the_zensical_build(tmp_path: Path) -> None:
 def test_bad_latex_is_reported_with_its_line(formula: str, problem: str) -> None:
     source = f"# Page\n\nGood: $x^2$ and `{formula}` in code.\n\n- Bad:\n\n    {formula}\n"
     with pytest.raises(MathError) as raised:
-        markdown.markdown(source, extensions=["sitelib.mathml"])
+        markdown.markdown(source, extensions=["sitelib.site.mathml"])
     line = source[: source.rindex(formula)].count("\n") + 1
     shown = " ".join(formula.split())
     assert str(raised.value).startswith(

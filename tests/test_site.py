@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 import pytest
 
-from sitelib.lean_code import lean_page
-from sitelib.project import ROOT, bookkeeping, chapters, html_text, load_config
+from sitelib.site.codeblocks import LeanFilter
+from sitelib.site.layout import ROOT, bookkeeping, chapters, html_text, load_config, snippet_files
 
 
 def test_bookkeeping() -> None:
@@ -55,7 +55,7 @@ def test_the_local_server_sends_text_compressed_when_asked(tmp_path: Path) -> No
     import gzip
     import urllib.request
 
-    from sitelib.static_site import serve
+    from sitelib.site.static_site import serve
 
     (tmp_path / "index.html").write_text("<p>hello</p>" * 50, "utf-8")
     (tmp_path / "logo.png").write_bytes(b"\x89PNG")
@@ -94,10 +94,14 @@ def test_foreign_resource_check_catches_a_cdn() -> None:
     assert not foreign_resources('<a href="https://docs.pytorch.org/">docs</a>')
 
 
-@pytest.mark.parametrize("chapter", [page.stem for page in chapters()])
-def test_chapter_furniture(chapter: str, built_site) -> None:
+@pytest.mark.parametrize("chapter", chapters(), ids=lambda c: c.name)
+def test_chapter_furniture(chapter, built_site) -> None:
     _, site = built_site
-    page = (site / chapter / "index.html").read_text("utf-8")
+    page = (site / chapter.name / "index.html").read_text("utf-8")
+    h1 = html_text(re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)).strip()
+    assert h1 == f"{chapter.number}. {chapter.title}", h1
+    assert f"Chapter {chapter.number} of {len(chapters())}" in page
+    chapter = chapter.name
     config = load_config()
     supported = config["extra"]["torch"]
     assert (
@@ -224,7 +228,7 @@ def test_harness_code_is_linted() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-# -- lean code blocks (sitelib/lean_code.py) ----------------------------------------------
+# -- lean code blocks (sitelib/site/codeblocks.py, LeanFilter) ---------------------------
 PLAIN = {"n", "w", "o", "p"}  # names, whitespace, operators, punctuation
 PLAIN_SPAN = re.compile(rf'<span class="(?:{"|".join(sorted(PLAIN))})">')
 COLOURED_SPAN = re.compile(r'<span class="([^"]+)">')
@@ -243,29 +247,32 @@ def lean_problems(before: str, after: str) -> list[str]:
     return problems
 
 
-def highlighted(source: str) -> str:
+def highlighted(source: str, *, lean: bool) -> str:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer
 
-    return highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
+    lexer = PythonLexer()
+    if lean:
+        lexer.add_filter(LeanFilter())
+    return highlight(source, lexer, HtmlFormatter(wrapcode=True))
 
 
 def test_lean_code_keeps_every_snippets_text_and_colours() -> None:
     problems = []
-    for path in sorted((ROOT / "snippets").rglob("*.py")):
-        before = highlighted(path.read_text("utf-8"))
-        problems += [
-            f"{path.relative_to(ROOT)}: {p}" for p in lean_problems(before, lean_page(before))
-        ]
+    for path in snippet_files():
+        source = path.read_text("utf-8")
+        before, after = highlighted(source, lean=False), highlighted(source, lean=True)
+        problems += [f"{path.relative_to(ROOT)}: {p}" for p in lean_problems(before, after)]
     assert not problems, "\n".join(problems)
 
 
 def test_lean_code_check_catches_a_lossy_rewrite() -> None:
-    before = highlighted("x = f(1) and y  # note\n")
-    assert lean_problems(before, lean_page(before)) == []
-    assert "the code's text changed" in lean_problems(before, lean_page(before).replace("f(", "f"))
-    uncoloured = lean_page(before).replace('<span class="mi">1</span>', "1")
+    source = "x = f(1) and y  # note\n"
+    before, after = highlighted(source, lean=False), highlighted(source, lean=True)
+    assert lean_problems(before, after) == []
+    assert "the code's text changed" in lean_problems(before, after.replace("f(", "f"))
+    uncoloured = after.replace('<span class="mi">1</span>', "1")
     assert "a coloured token lost or changed its span" in lean_problems(before, uncoloured)
     assert "plain spans left" in " ".join(lean_problems(before, before))
 

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import yaml
 
-from sitelib.project import ROOT
+from sitelib.site.layout import ROOT
 from sitelib.torch_versions import (
     WORKFLOW,
     TorchReport,

@@ -18,17 +18,28 @@ import markdown
 import pytest
 from latex2mathml.converter import convert
 
-from sitelib.mathml import BLOCK, INLINE, prose
-from sitelib.project import ROOT, chapters, html_text, includes_in, project_copy, zensical_build
+from sitelib.site.codeblocks import copied_text
+from sitelib.site.layout import (
+    ROOT,
+    chapters,
+    html_text,
+    includes_in,
+    page_url,
+    project_copy,
+    zensical_build,
+)
+from sitelib.site.markdown_scan import prose
+from sitelib.site.mathml import BLOCK, INLINE
+from sitelib.site.snippets import ANNOTATION
 
-CHAPTERS = chapters()
+# Every page of every chapter (a chapter may have sub-pages).
+PAGES = [ROOT / "docs" / page for chapter in chapters() for page in chapter.pages]
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 CODE_BLOCK = re.compile(
     r'<div class="language-\w+ highlight">.*?<pre\b[^>]*>(?P<code>.*?)</pre></div>'
     r"\s*(?P<list><ol>.*?</ol>)?",
     re.S,
 )
-ANNOTATION = re.compile(r"#\s*\((\d+)\)!")
 ADMONITION_SOURCE = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+([\w-]+)")
 ADMONITION_BUILT = re.compile(r'<div class="admonition ([\w-]+)|<details class="([\w-]+)')
 MATH = re.compile(r"<math\b.*?</math>", re.S)
@@ -72,7 +83,7 @@ def zensical_problems(page: Path, built: str) -> list[str]:
     body = article.group(1)
     problems = []
 
-    blocks = [(html_text(m["code"]), m["list"] or "") for m in CODE_BLOCK.finditer(body)]
+    blocks = [(copied_text(m["code"]), m["list"] or "") for m in CODE_BLOCK.finditer(body)]
     for include in includes_in(page, ROOT):
         text = (ROOT / "snippets" / include.path).read_text("utf-8")
         where = f"{include.page}:{include.line}: snippets/{include.path}"
@@ -114,20 +125,25 @@ def zensical_problems(page: Path, built: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("page", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def built_page(site: Path, page: Path) -> str:
+    url = page_url(page.relative_to(ROOT / "docs").as_posix())
+    return (site / url / "index.html").read_text("utf-8")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
 def test_chapter_builds_the_same_with_zensical(page: Path, zensical_site: Path) -> None:
-    built = (zensical_site / page.stem / "index.html").read_text("utf-8")
+    built = built_page(zensical_site, page)
     assert zensical_problems(page, built) == []
 
 
 def test_every_chapter_has_something_to_check() -> None:
     """The chapters hold what the check looks at, so it cannot pass on empty lists."""
-    for page in CHAPTERS:
+    for page in PAGES:
         assert includes_in(page, ROOT) and admonitions_in(page), page.name
-    assert sum(len(formulas_in(page)) for page in CHAPTERS) > 20
+    assert sum(len(formulas_in(page)) for page in PAGES) > 20
     assert any(
         ANNOTATION.search((ROOT / "snippets" / i.path).read_text("utf-8"))
-        for page in CHAPTERS
+        for page in PAGES
         for i in includes_in(page, ROOT)
     )
 
@@ -174,7 +190,7 @@ def _drop_annotations(html: str) -> str:
 def test_zensical_check_catches_a_page_that_lacks_something(
     breaks, problem: str, zensical_site: Path
 ) -> None:
-    built = (zensical_site / PAGE.stem / "index.html").read_text("utf-8")
+    built = built_page(zensical_site, PAGE)
     assert zensical_problems(PAGE, built) == []
     broken = breaks(built)
     assert broken != built, "the mutation must change the page"
@@ -187,7 +203,7 @@ def test_math_syntax() -> None:
     html = markdown.markdown(
         "Inline $x^2$, display $$\\sum_i x_i$$, a price of \\$5 and $6,\n"
         "code `$y$` untouched.\n\n```\n$z$\n```\n",
-        extensions=["sitelib.mathml", "fenced_code"],
+        extensions=["sitelib.site.mathml", "fenced_code"],
     )
     assert convert("x^2") in html
     assert convert("\\sum_i x_i", display="block") in html

@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 from sitelib.examples import launch_command, requires_cuda
-from sitelib.project import ROOT
 from sitelib.shapes import ShapeChecker
+from sitelib.site.layout import ROOT
 
 BIN = Path(sys.executable).parent
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="", GLOO_SOCKET_IFNAME="lo")

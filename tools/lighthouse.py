@@ -20,8 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sitelib.project import ROOT, chapters, mkdocs_build
-from sitelib.static_site import serve
+from sitelib.site.layout import ROOT, chapters, mkdocs_build
+from sitelib.site.static_site import serve
 
 HERE = ROOT / "tools" / "lighthouse"
 CLI = HERE / "node_modules" / ".bin" / "lighthouse"

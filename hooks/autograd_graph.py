@@ -1,10 +1,12 @@
 """Pictures of the autograd graph, drawn from the examples at build time.
 
 A page asks for one with an ``<!-- autograd-graph ... -->`` directive (see
-docs/authors.md). sitelib.autograd_graph runs the snippet, walks the graph that
-autograd recorded and has Graphviz lay it out; overrides/partials/autograd-graph.html
-draws the figure. A picture that cannot be drawn stops the build, naming the page,
-the line and the snippet.
+docs/authors.md). :mod:`sitelib.site.pictures` runs the snippet, walks the graph
+that autograd recorded and has Graphviz lay it out; ``partials/autograd-graph.html``
+draws the figure, its caption and its legend, which take the directive's place in
+the page's Markdown as a block of raw HTML (Markdown leaves such a block as it is).
+A picture that cannot be drawn stops the build, naming the page, the line and the
+snippet.
 """
 
 from __future__ import annotations
@@ -13,9 +15,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from sitelib.autograd_graph import DrawingError, figures
-
-_html: dict[str, str] = {}  # placeholder -> figure HTML, from on_page_markdown to on_page_content
+from sitelib.site.pictures import DrawingError, figures
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -29,18 +29,9 @@ def on_page_markdown(markdown, page, config, files):
     template = config.theme.get_env().get_template("partials/autograd-graph.html")
     out, end = [], 0
     for m, figure in found:
-        # The figure goes in after Markdown has run, so nothing in it is read as Markdown.
-        key = f"<!-- autograd-graph-figure {page.file.src_uri} {figure['id']} -->"
-        _html[key] = template.render(figure=figure).strip()
         indent = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())]
-        out += [markdown[end : m.start()], indent + key]
+        drawn = template.render(figure=figure).strip()
+        block = "\n".join(indent + line if line.strip() else line for line in drawn.split("\n"))
+        out += [markdown[end : m.start()], "\n", block, "\n"]
         end = m.end()
     return "".join(out) + markdown[end:]
-
-
-def on_page_content(content, page, config, files):
-    for key in [k for k in _html if f" {page.file.src_uri} " in k]:
-        if key not in content:
-            raise PluginError(f"docs/{page.file.src_uri}: Markdown dropped the figure {key}")
-        content = content.replace(key, _html.pop(key))
-    return content

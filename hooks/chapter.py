@@ -1,57 +1,144 @@
-"""Chapter furniture: this hook computes it, templates under overrides/ draw it.
+"""Chapters: numbered from the navigation, with their furniture; templates draw it.
 
-For each chapter (``sitelib.project.chapters``: a page in nav that includes a
-snippet) it puts ``page.meta["chapter"]``: the torch version its examples ran
-with in this build, the companion notebook's page and download, "Open in Colab"
-and "Ask about this page" links. ``overrides/main.html`` draws them with
-``partials/chapter-header.html`` (under the title) and
-``partials/chapter-footer.html`` (at the end). For the home page it puts
-``page.meta["progress"]``, the chapters in nav order, which
-``partials/progress.html`` draws where the page says ``<!-- progress -->``.
-Notebook pages are handled by ``hooks/notebook_page.py``.
+``on_nav`` finds the chapters with the project's one rule
+(:func:`sitelib.site.layout.chapters_in`, on the navigation MkDocs built), numbers
+them there ("3. Zeroing gradients and accumulation", in the sidebar, the page's
+title and its ``<h1>``, and on the notebooks of the same chapters), and keeps them in
+``config.extra["chapters"]`` for the other events and the templates.
+
+Each page of a chapter gets ``page.meta["chapter"]`` (``on_page_context``): its
+number, the part of the chapter it is, its notebook's links, "Ask about this page",
+its verification record. ``overrides/partials/content.html`` draws the header under
+the title and the footer at the end. A chapter page's own ``# Title`` is left out of
+its Markdown (``on_page_markdown``): the title comes from the navigation, numbered.
+The home page gets ``page.meta["chapters"]``, the list that
+``partials/progress.html`` draws. "Previous" and "Next" stay within a page's part
+of the navigation: the chapters (with the home page), or the notebooks.
 """
 
 from __future__ import annotations
 
+import html
+import re
 from importlib.metadata import version
-from pathlib import Path
 from urllib.parse import quote, urlencode
 
+from mkdocs.structure.nav import Section
+from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from sitelib.notebooks import notebook_links
-from sitelib.project import chapters
+from sitelib.site.layout import CHAPTERS_SECTION, chapters_in
+from sitelib.site.notebooks import notebook_links
 
 TORCH_VERSION = version("torch")
+LEADING_H1 = re.compile(r"\A\s*#\s+[^\n]*\n")
 
 
-def _chapter_uris(config) -> set[str]:
-    root = Path(config["config_file_path"]).parent
-    docs = Path(config["docs_dir"])
-    return {page.relative_to(docs).as_posix() for page in chapters(root)}
+def _as_data(items) -> list:
+    """MkDocs' navigation as mkdocs.yml writes it, for :func:`chapters_in`."""
+    data = []
+    for item in items:
+        if isinstance(item, Section):
+            data.append({item.title: _as_data(item.children)})
+        elif isinstance(item, Page):
+            data.append({item.title: item.file.src_uri} if item.title else item.file.src_uri)
+    return data
+
+
+def on_nav(nav, config, files):
+    found = chapters_in(_as_data(nav.items))
+    numbered = {c.notebook: c for c in found} | {c.page: c for c in found if len(c.pages) == 1}
+    for item in _walk(nav.items):
+        if isinstance(item, Section):
+            chapter = _section_chapter(item, found)
+        else:
+            chapter = numbered.get(getattr(getattr(item, "file", None), "src_uri", None))
+        if chapter:
+            item.title = f"{chapter.number}. {chapter.title}"
+    config.extra["chapters"] = [
+        {"number": c.number, "title": c.title, "pages": list(c.pages), "notebook": c.notebook}
+        for c in found
+    ]
+    return nav
+
+
+def _walk(items):
+    for item in items:
+        yield item
+        if isinstance(item, Section):
+            yield from _walk(item.children)
+
+
+def _section_chapter(section: Section, found: list):
+    pages = tuple(p.file.src_uri for p in _walk(section.children) if isinstance(p, Page))
+    return next((c for c in found if c.pages == pages and len(pages) > 1), None)
+
+
+def _chapter_of(page, config) -> dict | None:
+    return next(
+        (c for c in config.extra.get("chapters", []) if page.file.src_uri in c["pages"]), None
+    )
+
+
+def on_page_markdown(markdown, page, config, files):
+    if _chapter_of(page, config):
+        return LEADING_H1.sub("", markdown, count=1)
+    return markdown
+
+
+def _inline_code(text: str) -> str:
+    """Front matter's plain text as HTML, with its `code` spans."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def _group(page) -> str:
+    """A page's part of the navigation: its top-level section; the home page goes
+    with the chapters."""
+    item = page
+    while item.parent is not None:
+        item = item.parent
+    title = item.title if isinstance(item, Section) else None
+    return CHAPTERS_SECTION if title is None else title
 
 
 def on_page_context(context, page, config, nav):
-    uri, chapter_uris = page.file.src_uri, _chapter_uris(config)
-    if uri in chapter_uris:
-        notebook = next(
-            (p.file for p in nav.pages if p.file.src_uri == f"notebooks/{Path(uri).stem}.ipynb"),
-            None,
-        )
+    for neighbour in ("previous_page", "next_page"):
+        other = getattr(page, neighbour)
+        if other is not None and _group(other) != _group(page):
+            setattr(page, neighbour, None)
+    chapters = config.extra.get("chapters", [])
+    pages = {p.file.src_uri: p for p in nav.pages}
+    chapter = _chapter_of(page, config)
+    if chapter:
+        part = chapter["pages"].index(page.file.src_uri) + 1
+        main = pages[chapter["pages"][0]]
+        notebook = pages.get(chapter["notebook"])
         ask = urlencode(
             {"title": f"Question about: {page.title}", "body": f"Page: {page.canonical_url}\n\n"},
             quote_via=quote,
         )
         page.meta["chapter"] = {
-            "id": page.url,
-            "torch_version": TORCH_VERSION,
-            "notebook": notebook_links(notebook, page, config) if notebook else None,
+            "id": main.url,
+            "number": chapter["number"],
+            "count": len(chapters),
+            "part": part,
+            "parts": len(chapter["pages"]),
+            "last_part": part == len(chapter["pages"]),
+            "notebook": notebook_links(notebook.file, page, config)
+            if notebook and part == 1
+            else None,
             "ask": f"{config['repo_url'].rstrip('/')}/issues/new?{ask}",
+            "torch_version": TORCH_VERSION,
         }
-    elif uri == "index.md":
-        page.meta["progress"] = [
-            {"id": p.url, "title": p.title, "href": get_relative_url(p.url, page.url)}
-            for p in nav.pages
-            if p.file.src_uri in chapter_uris
+    elif page.file.src_uri == "index.md":
+        page.meta["chapters"] = [
+            {
+                "id": pages[c["pages"][0]].url,
+                "number": c["number"],
+                "title": c["title"],
+                "summary": _inline_code(pages[c["pages"][0]].meta.get("summary", "")),
+                "href": get_relative_url(pages[c["pages"][0]].url, page.url),
+            }
+            for c in chapters
         ]
     return context

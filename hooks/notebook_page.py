@@ -1,14 +1,21 @@
 """Notebook pages (docs/notebooks/*.ipynb, rendered by mkdocs-jupyter).
 
 - mkdocs-jupyter adds a MathJax loader to every notebook page; the site makes no
-  request to another host and the notebooks have no math, so it is dropped.
+  request to another host, so it is dropped, and the notebooks' formulas (left as
+  ``$...$`` by the notebook renderer, which does not run the site's Markdown
+  extensions) become MathML here, with the chapters' converter
+  (:func:`sitelib.site.mathml.math_in_html`).
 - mkdocs-jupyter inlines ~600 kB of JupyterLab's CSS into every notebook page. It is
-  dropped: ``docs/assets/notebook.css`` (a few kB, linked from the page) draws the
-  few elements the notebooks use, in the site's palettes.
+  dropped: ``docs/assets/notebook.css`` (a few kB, linked from the page's head) draws
+  the few elements the notebooks use, in the site's palettes.
+- Its code, highlighted by mkdocs-jupyter, gets the chapters' lean spans
+  (:func:`sitelib.site.codeblocks.lean_html`).
 - The chapter page already holds the notebook's text: keep it out of the search
-  index, which every page loads.
+  index.
 - ``page.meta["notebook_links"]``: the download and "Open in Colab" links, drawn
-  by ``overrides/main.html`` (``partials/notebook-links.html``).
+  under the title by ``overrides/partials/content.html``. The notebook's own title
+  cell is left out of the page (mkdocs.yml, ``remove_tag_config``); the page's title
+  comes from the navigation.
 """
 
 from __future__ import annotations
@@ -17,7 +24,9 @@ import re
 
 from mkdocs.utils import get_relative_url
 
-from sitelib.notebooks import notebook_links
+from sitelib.site.codeblocks import lean_html
+from sitelib.site.mathml import math_in_html
+from sitelib.site.notebooks import notebook_links
 
 MATHJAX = re.compile(
     r'<script src="(?:[^"]*mathjax[^"]*)?">\s*</script>|<script type="text/x-mathjax-config">.*?</script>',
@@ -35,4 +44,5 @@ def on_page_content(content, page, config, files):
         page=None,
         css=get_relative_url("assets/notebook.css", page.url),
     )
-    return NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content))
+    content = lean_html(NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content)))
+    return math_in_html(content, f"docs/{page.file.src_uri}")

@@ -19,8 +19,8 @@ from urllib.parse import urlparse
 import pytest
 
 from sitelib.examples import ANNOTATION, without_annotations
-from sitelib.project import ROOT, load_config
-from sitelib.static_site import serve
+from sitelib.site.layout import ROOT, load_config
+from sitelib.site.static_site import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [

@@ -9,9 +9,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from sitelib import notebooks
-from sitelib.examples import expected_output, without_annotations
-from sitelib.project import ROOT, chapters, html_text
+from sitelib.site import notebooks
+from sitelib.site.layout import ROOT, Chapter, chapters, html_text
+from sitelib.site.snippets import expected_output, without_annotations, without_output
 
 CHAPTERS = chapters()
 STDOUT = re.compile(
@@ -75,9 +75,9 @@ def test_notebooks_are_not_stale() -> None:
 
 
 def test_stale_notebook_is_detected(tmp_path: Path) -> None:
-    page = CHAPTERS[0]
-    expected = notebooks.build_notebook(page)
-    edited = notebooks.build_notebook(page)
+    chapter = CHAPTERS[0]
+    expected = notebooks.build_notebook(chapter)
+    edited = notebooks.build_notebook(chapter)
     cell = next(c for c in edited.cells if c.cell_type == "code")
     cell.source += "\nprint('edited by hand')"
     nbformat.write(edited, tmp_path / "edited.ipynb")
@@ -89,32 +89,56 @@ def test_stale_notebook_is_detected(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
-def test_code_cells_are_the_snippets_in_page_order(page: Path) -> None:
-    notebook = nbformat.read(notebooks.target(page), as_version=4)
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_code_cells_are_the_snippets_in_page_order(chapter: Chapter) -> None:
+    """Each code cell is its snippet as copied, without the #> lines its output cell
+    shows (a multi-process snippet, run from a terminal, keeps them)."""
+    notebook = nbformat.read(notebooks.target(chapter), as_version=4)
     cells = snippet_cells(notebook)
-    assert [snippet for snippet, _ in cells] == notebooks.notebook_snippets(page)
+    assert [snippet for snippet, _ in cells] == notebooks.notebook_snippets(chapter)
+    launched = {c.metadata["snippet"] for c in notebook.cells if "launch" in c.metadata}
     for snippet, source in cells:
         expected = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8"))
+        if snippet not in launched:
+            expected = without_output(expected)
+            assert "#>" not in source, snippet
         assert source == expected.rstrip("\n"), snippet
 
 
-@pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
-def test_committed_outputs_match_the_snippets(page: Path) -> None:
-    notebook = nbformat.read(notebooks.target(page), as_version=4)
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_committed_outputs_match_the_snippets(chapter: Chapter) -> None:
+    notebook = nbformat.read(notebooks.target(chapter), as_version=4)
     assert stdout_lines(committed_stdout(run_in_kernel(notebook))) == expected_lines(notebook)
 
 
-@pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.stem)
-def test_notebook_page_shows_the_snippets_output(page: Path, built_site) -> None:
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_notebook_page_shows_the_snippets_output(chapter: Chapter, built_site) -> None:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
-    rendered = (site / "notebooks" / page.stem / "index.html").read_text("utf-8")
+    rendered = (site / "notebooks" / chapter.name / "index.html").read_text("utf-8")
     printed = stdout_lines(rendered_stdout(rendered))
-    notebook = nbformat.read(notebooks.target(page), as_version=4)
+    notebook = nbformat.read(notebooks.target(chapter), as_version=4)
     # The committed outputs, which test_committed_outputs_match_the_snippets checks.
     assert printed == stdout_lines(committed_stdout(notebook.cells))
-    assert (site / "notebooks" / page.stem / f"{page.stem}.ipynb").is_file()
+    assert (site / "notebooks" / chapter.name / f"{chapter.name}.ipynb").is_file()
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_notebook_page_reads_like_a_chapter(chapter: Chapter, built_site) -> None:
+    """Its title from the navigation, numbered, with the links under it; its formulas
+    as MathML, no raw TeX left."""
+    _, site = built_site
+    rendered = (site / "notebooks" / chapter.name / "index.html").read_text("utf-8")
+    article = rendered[rendered.index('<article class="md-content__inner') :]
+    h1 = re.search(r"<h1[^>]*>(.*?)</h1>", article, re.S)
+    title = f"{chapter.number}. {chapter.title}: the notebook"
+    assert h1 and html_text(h1.group(1)).strip() == title
+    assert (
+        article.index("</h1>") < article.index('class="chapter-links"') < article.index("jp-Cell")
+    ), "the download and Colab links belong under the title"
+    assert article.count("<h1") == 1
+    text = html_text(re.sub(r"<(pre|code|math|script)\b.*?</\1>", "", article, flags=re.S))
+    assert not re.search(r"\$[^$\s][^$]*\\[a-z]+[^$]*\$", text), "raw TeX on the page"
 
 
 def test_stdout_split_inside_a_line_is_joined() -> None:

@@ -44,5 +44,13 @@ def on_page_content(content, page, config, files):
         page=None,
         css=get_relative_url("assets/notebook.css", page.url),
     )
+    # The title cell is left out of the page, not out of mkdocs-jupyter's table of
+    # contents: its entry (and Material's "skip to content" link) would point nowhere.
+    if (
+        page.toc.items
+        and page.toc.items[0].level == 1
+        and f'id="{page.toc.items[0].id}"' not in content
+    ):
+        page.toc.items = page.toc.items[0].children
     content = lean_html(NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content)))
     return math_in_html(content, f"docs/{page.file.src_uri}")

@@ -21,6 +21,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="benchmark only (make bench): run examples without shape/gradient/device checks",
     )
     parser.addoption(
+        "--browser-pages",
+        nargs="+",
+        default=[],
+        help="the browser tour visits only these pages (forward_pass/; '' for the home page)",
+    )
+    parser.addoption(
         "--torch-report",
         action="store_true",
         help="one line per example (PASS/FAIL/SKIP) and a summary naming the torch release; "

@@ -15,7 +15,10 @@
     }
   }
   const completed = () => new Set(read(DONE, []));
-  const endsWithId = (href, id) => new URL(href, location.href).pathname.endsWith("/" + id);
+  // A chapter's id is its page's URL relative to the site's root (forward_pass/);
+  // Material's __md_scope is that root.
+  const root = () => (typeof __md_scope !== "undefined" ? __md_scope : new URL("/", location.href));
+  const isChapter = (href, id) => new URL(href, location.href).pathname === new URL(id, root()).pathname;
 
   function remember() {
     const button = document.querySelector("[data-chapter-id]");
@@ -26,7 +29,7 @@
 
   function markNavigation(done) {
     for (const link of document.querySelectorAll(".md-sidebar--primary a.md-nav__link[href]")) {
-      const on = [...done].some((id) => endsWithId(link.getAttribute("href"), id));
+      const on = [...done].some((id) => isChapter(link.getAttribute("href"), id));
       let mark = link.querySelector(".nav-done");
       if (on && !mark) {
         mark = document.createElement("span");

@@ -1,0 +1,288 @@
+"""The built site in a real browser (Debian's Chromium driven by Playwright).
+
+Served from 127.0.0.1; every request to any other host is recorded and blocked.
+Without /usr/bin/chromium these tests skip on a developer machine and fail in CI
+(CI=true), where .ci/run installs it.
+
+**The tour** (the ``tour`` fixture) opens every page once and runs every per-page
+check on it: a function named ``page_check_<name>(tab, path)`` in any module of this
+folder whose tests were collected, returning the problems it found (or
+``(count, problems)``). A check marked ``page_check_x.palettes = 2`` runs in both
+palettes, one marked ``page_check_x.width = 390`` on a phone's width. Its module's
+test reads ``tour.problems["<name>"]``. Adding a per-page check is one function in
+one module. The JavaScript the checks run in the page lives in ``probes/``.
+
+``--browser-pages forward_pass/ ...`` tours only those pages (tests/conftest.py;
+``make check-page``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from sitelib.site.layout import load_config
+from sitelib.site.static_site import serve
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PROBES = Path(__file__).parent / "probes"
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def probe(name: str) -> str:
+    """A JavaScript function from probes/, for ``page.evaluate``."""
+    return (PROBES / f"{name}.js").read_text("utf-8")
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if Path(item.fspath).is_relative_to(Path(__file__).parent):
+        item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site) -> Iterator[str]:
+    result, site = built_site
+    assert result.returncode == 0, result.stderr[-3000:]
+    with serve(site) as url:
+        yield url
+
+
+def require_chromium(path: Path, ci: bool) -> None:
+    """No browser: a failure in CI, a skip (with the reason) on a developer's machine."""
+    if not path.exists():
+        message = f"{path} not found: install Debian's chromium (.ci/run does)"
+        if ci:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture
+def chromium_rule():
+    return require_chromium
+
+
+@pytest.fixture(scope="session")
+def browser():
+    require_chromium(CHROMIUM, os.environ.get("CI") == "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
+class Visit:
+    """A browser tab that records console errors and blocks requests to other hosts."""
+
+    def __init__(self, browser, base: str) -> None:
+        self.context = browser.new_context(
+            permissions=["clipboard-read", "clipboard-write"], viewport=DESKTOP
+        )
+        self.page = self.context.new_page()
+        self.base = base
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        self.requested: list[str] = []  # paths asked of the site's own server
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.route("**/*", self._route)
+
+    def _route(self, route) -> None:
+        url = urlparse(route.request.url)
+        if url.hostname in ("127.0.0.1", None):
+            self.requested.append(url.path)
+            route.continue_()
+        else:
+            self.foreign.append(route.request.url)
+            route.abort()
+
+    def goto(self, path: str, *, idle: bool = False) -> None:
+        """Open a page; ``idle`` waits until no request is left (for request checks)."""
+        self.page.goto(self.base + path, wait_until="networkidle" if idle else "load")
+        self.settle()
+
+    def settle(self) -> None:
+        """Material and the site's scripts finish their work in animation frames, and
+        a11y.js its last pass when the browser is idle."""
+        self.page.evaluate(
+            "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>"
+            " requestIdleCallback(r, {timeout: 2000}))))"
+        )
+
+    def scheme(self) -> str:
+        return self.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+
+    def switch_palette(self) -> None:
+        """The toggle's click, dispatched in the page: what a reader's click runs,
+        without Playwright's checks that the button can be clicked (test_palette.py
+        clicks it as a reader does)."""
+        self.page.evaluate(
+            "document.querySelector('[data-palette-toggle] button:not([hidden])').click()"
+        )
+
+
+@pytest.fixture
+def visit(browser, site_url) -> Iterator[Visit]:
+    tab = Visit(browser, site_url)
+    yield tab
+    tab.context.close()
+
+
+@pytest.fixture
+def fixture_page(browser) -> Iterator[Callable[[str], Visit]]:
+    """A tab on one of tests/fixtures/browser/'s broken pages, for self-tests."""
+    from sitelib.site.layout import ROOT
+
+    tabs = []
+    with serve(ROOT / "tests" / "fixtures" / "browser") as url:
+
+        def open_page(name: str) -> Visit:
+            tab = Visit(browser, url)
+            tabs.append(tab)
+            tab.goto(name)
+            return tab
+
+        yield open_page
+        for tab in tabs:
+            tab.context.close()
+
+
+class SiteVisit(Visit):
+    """A tab that opens the site at its real address (``site_url``), answered from
+    the build folder. Material's instant navigation only follows links whose host
+    and port match its sitemap's, so on 127.0.0.1:<port> every click is a full page
+    load; here, as on GitHub Pages, it takes over."""
+
+    def __init__(self, browser, site: Path) -> None:
+        self.site = site
+        super().__init__(browser, load_config()["site_url"])
+
+    def _route(self, route) -> None:
+        url = urlparse(route.request.url)
+        base = urlparse(self.base)
+        if (url.scheme, url.netloc) != (base.scheme, base.netloc):
+            return super()._route(route)
+        file = self.site / url.path.removeprefix(base.path)
+        file = file / "index.html" if file.is_dir() else file
+        if file.is_file():
+            route.fulfill(path=file)
+        else:
+            route.fulfill(status=404, body="not found")
+
+
+@pytest.fixture
+def site_visit(browser, built_site) -> Iterator[SiteVisit]:
+    tab = SiteVisit(browser, built_site[1])
+    yield tab
+    tab.context.close()
+
+
+def _same_document(page, action) -> bool:
+    """Whether ``action`` (a click) kept the page's JavaScript state: instant navigation."""
+    page.evaluate("window.__before_navigation = true")
+    action()
+    page.wait_for_load_state("load")
+    return page.evaluate("window.__before_navigation === true")
+
+
+@pytest.fixture
+def same_document():
+    return _same_document
+
+
+def pages(built_site) -> list[str]:
+    _, site = built_site
+    return sorted(
+        p.parent.relative_to(site).as_posix() + "/" if p.parent != site else ""
+        for p in site.rglob("index.html")
+    )
+
+
+# -- the tour: every page once, every per-page check -------------------------------------
+@dataclass
+class Tour:
+    pages: list[str] = field(default_factory=list)
+    load: list[str] = field(default_factory=list)  # console errors, foreign requests
+    problems: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    counts: Counter = field(default_factory=Counter)  # (check, palette) -> what it checked
+
+
+PageCheck = Callable[[Visit, str], "list[str] | tuple[int, list[str]]"]
+
+
+def page_checks(session: pytest.Session) -> list[PageCheck]:
+    """Every ``page_check_*`` function of the collected modules of this folder."""
+    here, found = Path(__file__).parent, {}
+    for item in session.items:
+        module = getattr(item, "module", None)
+        if module is None or not Path(module.__file__).is_relative_to(here):
+            continue
+        for name, value in vars(module).items():
+            if name.startswith("page_check_") and callable(value):
+                found[f"{module.__name__}.{name}"] = value
+    return [found[key] for key in sorted(found)]
+
+
+def check_name(check: PageCheck) -> str:
+    return check.__name__.removeprefix("page_check_")
+
+
+def _run(found: Tour, check: PageCheck, tab: Visit, path: str) -> None:
+    result = check(tab, path)
+    count, problems = result if isinstance(result, tuple) else (None, result)
+    found.problems[check_name(check)] += problems
+    if count is not None:
+        found.counts[check_name(check), tab.scheme()] += count
+
+
+@pytest.fixture(scope="session")
+def tour(request, browser, site_url, built_site) -> Tour:
+    checks = page_checks(request.session)
+    wanted = request.config.getoption("browser_pages")
+    found, tab = Tour(), Visit(browser, site_url)
+    try:
+        for path in [p for p in pages(built_site) if not wanted or p in wanted]:
+            found.pages.append(path)
+            tab.errors.clear()
+            tab.foreign.clear()
+            # Requests are recorded as they start, during the load and every check that
+            # follows, so the tour does not wait for the network to be quiet.
+            tab.goto(path)
+            for check in checks:
+                if getattr(check, "palettes", 1) == 1 and not hasattr(check, "width"):
+                    _run(found, check, tab, path)
+            # The palettes differ only in colours: the colour checks run in the page's
+            # palette and in the other, and it is switched back for the next page.
+            for _ in range(2):
+                for check in (c for c in checks if getattr(c, "palettes", 1) == 2):
+                    _run(found, check, tab, path)
+                tab.switch_palette()
+            narrow = [c for c in checks if hasattr(c, "width")]
+            for check in narrow:
+                tab.page.set_viewport_size({"width": check.width, "height": 800})
+                tab.settle()
+                _run(found, check, tab, path)
+            if narrow:
+                tab.page.set_viewport_size(DESKTOP)
+            found.load += [f"/{path}: console error: {e}" for e in tab.errors]
+            found.load += [f"/{path}: request to another host: {u}" for u in tab.foreign]
+    finally:
+        tab.context.close()
+    return found

@@ -1,0 +1,65 @@
+"""Every code block has a copy button, and a snippet's button copies exactly its file
+without the annotation markers (and without what is only drawn: the output labels,
+a fold's summary), which tests/test_fresh.py runs in a fresh process against the
+page's #> lines: what a reader pastes prints what the page shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitelib.site.layout import ROOT
+from sitelib.site.snippets import ANNOTATION, without_annotations
+
+COPY_EVERY_BLOCK = (Path(__file__).parent / "probes" / "copy_every_block.js").read_text("utf-8")
+
+
+def copied_blocks(tab) -> list[tuple[str, str]]:
+    """(title, clipboard text) for every code block on the page, each of which must
+    have a copy button."""
+    copied = []
+    for i, block in enumerate(tab.page.evaluate(COPY_EVERY_BLOCK), 1):
+        assert not block.get("missing"), f"code block {i} has no copy button"
+        copied.append((block["title"], block["text"]))
+    return copied
+
+
+def _lines(text: str) -> list[str]:
+    """Lines without trailing blanks (Material leaves the spaces before a stripped annotation)."""
+    return [line.rstrip() for line in text.rstrip("\n").splitlines()]
+
+
+def page_check_copy(tab, path: str) -> tuple[int, list[str]]:
+    """(how many snippets were found behind a button, what is wrong)."""
+    if path.startswith("notebooks/"):  # notebook cells have their own copy control
+        return 0, []
+    problems, copied = [], 0
+    for title, text in copied_blocks(tab):
+        if not text.strip():
+            problems.append(f"/{path}: a copy button copied nothing")
+        if ANNOTATION.search(text) or text.lstrip().startswith((">>>", "$ ")):
+            problems.append(f"/{path}: {title or 'a block'}: copied text has markers or prompts")
+        matches = sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
+        if not matches:
+            continue
+        if any(_lines(text) == _lines(without_annotations(m.read_text("utf-8"))) for m in matches):
+            copied += 1
+        else:
+            problems.append(
+                f"/{path}: {title}: clipboard differs from {matches[0].relative_to(ROOT)}"
+            )
+    return copied, problems
+
+
+def test_copy_button_copies_the_exact_snippet(tour) -> None:
+    chapters = [p for p in tour.pages if p and not p.startswith(("notebooks/", "authors/"))]
+    copied = sum(n for (check, _), n in tour.counts.items() if check == "copy")
+    assert copied or not chapters, "no snippet was found behind any copy button"
+    assert not tour.problems["copy"], "\n".join(tour.problems["copy"])
+
+
+def test_copy_check_catches_a_block_without_a_button(fixture_page) -> None:
+    tab = fixture_page("broken.html")
+    with pytest.raises(AssertionError, match="code block 1 has no copy button"):
+        copied_blocks(tab)

@@ -1,0 +1,106 @@
+"""The autograd figures read in both palettes: text at 4.5:1 and lines at 3:1 against
+what is behind them, no fill that paints over the page, a text alternative, a
+caption and a legend."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+GRAPH_COLOURS = (Path(__file__).parent / "probes" / "graph_colours.js").read_text("utf-8")
+
+
+def _rgba(css: str) -> tuple[float, float, float, float] | None:
+    """A computed CSS colour as (r, g, b, alpha); None for ``none``."""
+    if css in ("none", "transparent"):
+        return None
+    parts = [float(x) for x in re.findall(r"[\d.]+", css)]
+    return (*parts[:3], parts[3] if len(parts) > 3 else 1.0)
+
+
+def _over(colour, background):
+    r, g, b, a = colour
+    return tuple(a * c + (1 - a) * d for c, d in zip((r, g, b), background[:3], strict=True)) + (1,)
+
+
+def _contrast(one, two) -> float:
+    def luminance(c):
+        lin = [
+            v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+            for v in c[:3]
+        ]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(one), luminance(two)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def graph_colour_problems(colours: dict, where: str) -> list[str]:
+    """Text under 4.5:1 or lines under 3:1 against what is behind them, and fills that
+    paint over the page (a white box is unreadable in the dark palette)."""
+    page = _rgba(colours["background"])
+    problems = []
+    if not colours["nodes"]:
+        problems.append(f"{where}: no node drawn")
+    for node in colours["nodes"]:
+        behind = page
+        for fill in filter(None, map(_rgba, node["fill"])):
+            if fill[3] > 0.3:
+                problems.append(f"{where} {node['id']}: fill {fill} paints over the page")
+            behind = _over(fill, page)
+        for text in node["text"]:
+            ratio = _contrast(_over(_rgba(text) or (0, 0, 0, 0), behind), behind)
+            if ratio < 4.5:
+                problems.append(f"{where} {node['id']}: text {text} has contrast {ratio:.2f}")
+        for stroke in node["stroke"]:
+            ratio = _contrast(_over(_rgba(stroke) or (0, 0, 0, 0), page), page)
+            if ratio < 3:
+                problems.append(f"{where} {node['id']}: outline {stroke} has contrast {ratio:.2f}")
+    for stroke in colours["edges"]:
+        ratio = _contrast(_over(_rgba(stroke) or (0, 0, 0, 0), page), page)
+        if ratio < 3:
+            problems.append(f"{where}: edge {stroke} has contrast {ratio:.2f}")
+    return problems
+
+
+def page_check_figures(tab, path: str) -> tuple[int, list[str]]:
+    """The autograd figures on the page as it is drawn now: (how many, what is wrong)."""
+    problems, scheme = [], tab.scheme()
+    figures = tab.page.locator("figure.autograd-graph")
+    for i in range(figures.count()):
+        figure = figures.nth(i)
+        where = f"/{path} [{scheme}] figure {i + 1}"
+        problems += graph_colour_problems(figure.evaluate(GRAPH_COLOURS), where)
+        svg = figure.locator("svg")
+        if svg.get_attribute("role") != "img" or not svg.get_attribute("aria-label"):
+            problems.append(f"{where}: the SVG has no role=img and text alternative")
+        if not figure.locator("figcaption").inner_text().strip():
+            problems.append(f"{where}: no caption")
+        if not figure.locator(".graph-legend .key").count():
+            problems.append(f"{where}: no legend")
+    return figures.count(), problems
+
+
+page_check_figures.palettes = 2
+
+
+def test_autograd_graphs_read_in_both_palettes(tour) -> None:
+    seen = {scheme: n for (check, scheme), n in tour.counts.items() if check == "figures"}
+    assert seen.get("default", 0) == seen.get("slate", 0), seen
+    if any(p in ("forward_pass/", "forward_backward/") for p in tour.pages):
+        assert seen.get("default", 0) >= 7, seen
+    assert not tour.problems["figures"], "\n".join(tour.problems["figures"])
+
+
+def test_graph_checks_catch_an_unreadable_picture(fixture_page) -> None:
+    tab = fixture_page("graph.html")
+    figure = tab.page.locator("figure.autograd-graph")
+    problems = graph_colour_problems(figure.evaluate(GRAPH_COLOURS), "graph.html")
+    assert any("ag1_n0: fill" in p and "paints over the page" in p for p in problems)
+    assert any("ag1_n1: text rgb(0, 0, 0) has contrast" in p for p in problems)
+    assert any("ag1_n1: outline rgb(0, 0, 0)" in p for p in problems)
+    assert any("edge rgb(51, 51, 51)" in p for p in problems), problems
+    count, problems = page_check_figures(tab, "graph.html")
+    assert count == 1
+    assert "/graph.html [None] figure 1: the SVG has no role=img and text alternative" in problems
+    assert "/graph.html [None] figure 1: no legend" in problems, problems

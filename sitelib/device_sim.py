@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sys
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -215,17 +216,28 @@ def simulated_accelerator(run_file: str) -> Iterator[DeviceRandomness]:
         state.generator.manual_seed((int(seed) + _DEVICE_SEED_OFFSET) % 2**63)
         return manual_seed(seed)
 
-    snapshots: dict[bytes, torch.Tensor] = {}  # CPU state -> the device's at that moment
+    # The device's state at the moment each CPU state was handed out, found again by the
+    # very tensor handed out (weakly held), or else by its bytes. By the tensor first:
+    # when everything was drawn on the device, two CPU states taken at different times
+    # are equal (activation checkpointing saves one in forward, and fork_rng takes
+    # another before it restores the first), and only their identity tells them apart.
+    by_tensor: list[tuple[weakref.ref, torch.Tensor]] = []
+    by_bytes: dict[bytes, torch.Tensor] = {}
 
     def get_rng_state() -> torch.Tensor:
         cpu = _get_rng_state()
-        snapshots[hashlib.sha256(cpu.numpy().tobytes()).digest()] = state.generator.get_state()
+        device = state.generator.get_state()
+        by_tensor[:] = [(ref, s) for ref, s in by_tensor if ref() is not None]
+        by_tensor.append((weakref.ref(cpu), device))
+        by_bytes[hashlib.sha256(cpu.numpy().tobytes()).digest()] = device
         return cpu
 
     def set_rng_state(new_state: torch.Tensor) -> None:
-        key = hashlib.sha256(new_state.cpu().numpy().tobytes()).digest()
-        if key in snapshots:
-            state.generator.set_state(snapshots[key])
+        device = next((s for ref, s in by_tensor if ref() is new_state), None)
+        if device is None:
+            device = by_bytes.get(hashlib.sha256(new_state.cpu().numpy().tobytes()).digest())
+        if device is not None:
+            state.generator.set_state(device)
         _set_rng_state(new_state)
 
     patches = [

@@ -285,8 +285,19 @@ def test_output_that_a_gpu_would_change_fails(
     )
 
 
-def test_device_randomness_that_is_not_printed_passes(eval_example: EvalExample) -> None:
-    run_example(example("device_sim/device_independent.py"), eval_example)
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "device_independent.py",
+        # activation checkpointing replays dropout from the device generator's state at
+        # forward, found by the saved CPU state's identity (its bytes are not enough)
+        "checkpoint_replays_dropout.py",
+    ],
+)
+def test_device_randomness_that_is_not_printed_passes(
+    fixture: str, eval_example: EvalExample
+) -> None:
+    run_example(example(f"device_sim/{fixture}"), eval_example)
 
 
 # -- pytest-examples' private names (sitelib/pytest_examples_adapter.py) ----------------

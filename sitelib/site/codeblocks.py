@@ -1,0 +1,475 @@
+"""Code blocks as a reader needs them: a Markdown extension both builders run.
+
+Named ``sitelib.site.codeblocks`` in mkdocs.yml's ``markdown_extensions``, in place
+of ``pymdownx.highlight``: it *is* that extension (same options), with a highlighter
+that draws four things Pygments alone does not, and build-time checks. Zensical reads
+the same list, so it draws and checks the same.
+
+**Printed output is output.** Under a ``print``, pytest-examples writes what it
+printed as ``#>`` lines, or, for long or multi-line output, as a quoted block
+(``'''`` on its own line after the ``print``). Pygments reads both as a comment or a
+string; :class:`OutputFilter` gives them the token ``Generic.Output`` (class ``go``),
+their ``#>`` and quotes ``Generic.Output.Marker`` (``go-Marker``), and puts a
+visually hidden ``Output:`` (``go-Label``) before each run of output lines for
+screen readers. extra.css draws output as a panel of its own; the label and marker
+are not copied (Material sets ``data-md-copying`` while it reads a block's text).
+
+**Fewer nodes.** :class:`LeanFilter` turns names, whitespace, operators and
+punctuation into plain text, which Pygments writes without a ``<span>``: they share
+the code text colour (extra.css), so nothing on screen changes, and a chapter has a
+third of the elements to lay out.
+
+**Set-up folds.** A fence option ``fold="1-12"`` folds those lines of the block
+behind a one-line summary computed from them ("Set-up, lines 1-12: imports, seed,
+device, model"), which a reader opens with a click or the keyboard (a checkbox and
+its label: no script). The copy button still copies the whole file. Only set-up may
+fold: whole top-level imports, definitions, assignments and set-up calls; a fold
+that holds a ``print``, its output, a highlighted line, an annotation marker or a
+loop fails the build.
+
+**Checks.** The build fails, naming the page, when a block shows more than
+``max_lines`` (60) lines unfolded, and when prose names a line number ("line 21")
+that the block before it does not show (it must have ``linenums``, and the line must
+exist and not be folded): prose points at highlighted lines or annotations instead.
+
+It also keeps short inline code on one line (``1e-8`` never breaks at its ``-``).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+from pygments.filter import Filter
+from pygments.token import Comment, Generic, Name, Operator, Punctuation, String, Text, Whitespace
+from pymdownx import highlight as pymdownx_highlight
+from pymdownx import superfences
+from pymdownx.superfences import SuperFencesCodeExtension, SuperFencesException
+
+from sitelib.site.layout import html_text
+from sitelib.site.markdown_scan import Fence, fences, page_file, prose_lines
+
+try:  # MkDocs reports a PluginError as one clear line (no traceback) and aborts.
+    from mkdocs.exceptions import PluginError as _BuildError
+except ImportError:  # pragma: no cover (Zensical alone, or plain Python-Markdown)
+    _BuildError = Exception
+
+OUTPUT = Generic.Output
+MARKER = Generic.Output.Marker
+LABEL = Generic.Output.Label
+PYTHON = {"python", "py", "python3", "py3"}
+LABEL_TEXT = "Output: "
+
+
+class CodeBlockError(_BuildError, SuperFencesException):
+    """A block or a reference that breaks a reading rule; the message names the page.
+    (SuperFences swallows any other exception from a highlighter and leaves the
+    block out of the page.)"""
+
+
+# -- tokens --------------------------------------------------------------------------
+class OutputFilter(Filter):
+    """``#>`` lines and the quoted block under a ``print`` become output tokens."""
+
+    def filter(self, lexer, stream):
+        line = None  # what the current line is: None (nothing yet), or a LINE_* kind
+        after_print = False  # the last line of code began with print(
+        in_output = False  # the last line that was not blank was output
+        for ttype, value in stream:
+            if line is None and ttype in Comment.Single and value.startswith("#>"):
+                if not in_output:
+                    yield LABEL, LABEL_TEXT
+                yield MARKER, "#>"
+                if value[2:]:
+                    yield OUTPUT, value[2:]
+                line = LINE_OUTPUT
+            elif line is None and ttype in String.Doc and after_print:
+                yield LABEL, LABEL_TEXT
+                yield from _quoted_output(value)
+                line = LINE_OUTPUT
+            elif not value.strip():  # whitespace; a newline ends the line
+                if "\n" in value and line is not None:
+                    in_output = line == LINE_OUTPUT
+                    if line in (LINE_PRINT, LINE_CODE):
+                        after_print = line == LINE_PRINT
+                    line = None
+                yield ttype, value
+            else:
+                if line is None:
+                    if ttype in Comment:
+                        line = LINE_COMMENT
+                    elif ttype in Name.Builtin and value == "print":
+                        line = LINE_PRINT
+                    else:
+                        line = LINE_CODE
+                yield ttype, value
+
+
+LINE_OUTPUT, LINE_PRINT, LINE_CODE, LINE_COMMENT = "output", "print", "code", "comment"
+
+
+def _quoted_output(value: str):
+    """A ``'''`` block: its quotes are markers, its lines output."""
+    quote = value[:3]
+    body = value[3:-3]
+    yield MARKER, quote
+    if body:
+        yield OUTPUT, body
+    yield MARKER, quote
+
+
+class LeanFilter(Filter):
+    """Names, whitespace, operators and punctuation as plain text (no ``<span>``)."""
+
+    PLAIN = {Name, Whitespace, Text.Whitespace, Operator, Punctuation}
+
+    def filter(self, lexer, stream):
+        for ttype, value in stream:
+            yield (Text if ttype in self.PLAIN else ttype), value
+
+
+PRE = re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S)
+PLAIN_SPAN = re.compile(r'<span(?: class="(?:n|w|o|p)")?>([^<]*)</span>')
+
+
+def lean_html(content: str) -> str:
+    """What LeanFilter does, for code another renderer highlighted (the notebook
+    pages: mkdocs-jupyter calls Pygments itself): in every ``<pre>``, the leaf spans
+    of names, whitespace, operators and punctuation unwrapped."""
+    return PRE.sub(lambda m: m[1] + PLAIN_SPAN.sub(r"\1", m[2]) + m[3], content)
+
+
+COPY_ONLY_DRAWN = re.compile(
+    r'<span class="go go-Label">[^<]*</span>|<input [^>]*class="fold-switch"[^>]*>'
+    r'|<label class="fold-label"[^>]*>.*?</label>',
+    re.S,
+)
+
+
+def copied_text(code: str) -> str:
+    """The text of a highlighted block as its copy button gives it: without what is
+    only drawn (the output label, the fold's switch and summary)."""
+    return html_text(COPY_ONLY_DRAWN.sub("", code))
+
+
+# -- the highlighter -----------------------------------------------------------------
+class Highlight(pymdownx_highlight.Highlight):
+    """pymdownx's highlighter, with the filters above and set-up folds."""
+
+    def get_lexer(self, src, language, inline, stripnl):
+        lexer, name = super().get_lexer(src, language, inline, stripnl)
+        if not inline:
+            if name in PYTHON:
+                lexer.add_filter(OutputFilter())
+            lexer.add_filter(LeanFilter())
+        return lexer, name
+
+    def highlight(self, src, language, *args, **kwargs):
+        attrs = kwargs.get("attrs") or {}
+        fold = attrs.pop("fold", None)
+        code = super().highlight(src, language, *args, **kwargs)
+        if kwargs.get("inline"):
+            return code
+        title = kwargs.get("title") or "a code block"
+        where = _where(self.md, title)
+        lines = src.rstrip("\n").count("\n") + 1
+        span = parse_fold(fold, lines, where) if fold else None
+        hidden = (span[1] - span[0] + 1) if span else 0
+        most = _extension(self.md).getConfig("max_lines")
+        if lines - hidden > most:
+            raise CodeBlockError(
+                f"{where} shows {lines - hidden} lines unfolded (at most {most}):"
+                'fold its set-up (fold="1-N" on the fence) or split the example'
+            )
+        if span is None:
+            return code
+        hl_lines = kwargs.get("hl_lines") or []
+        problems = fold_problems(src, span, hl_lines)
+        if problems:
+            raise CodeBlockError(f"{where}: " + "; ".join(problems))
+        number = kwargs.get("code_block_count", 0)
+        return fold_html(code, span, summary(src, span), number, self.line_spans)
+
+
+def _extension(md: Markdown) -> CodeBlocksExtension:
+    return next(e for e in md.registeredExtensions if isinstance(e, CodeBlocksExtension))
+
+
+def _where(md: Markdown, title: str) -> str:
+    page = page_file(md)
+    return f"{page[0]} ({title})" if page else title
+
+
+def parse_fold(text: str, lines: int, where: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", str(text))
+    if not m or not 1 <= int(m[1]) <= int(m[2]) <= lines:
+        raise CodeBlockError(f'{where}: fold="{text}" is not a range of its {lines} lines (1-N)')
+    return int(m[1]), int(m[2])
+
+
+SETUP_CALLS = {"manual_seed": "seed"}
+DEVICE_NAMES = {"accelerator", "device"}
+
+
+def _statements(src: str) -> list[ast.stmt]:
+    try:
+        return ast.parse(src).body
+    except SyntaxError:
+        return []
+
+
+def fold_problems(src: str, span: tuple[int, int], hl_lines: list[int]) -> list[str]:
+    """Why ``span`` is not only set-up (empty when it is)."""
+    first, last = span
+    lines = src.split("\n")
+    problems = []
+    for statement in _statements(src):
+        inside = first <= statement.lineno and statement.end_lineno <= last
+        cut = statement.lineno <= last and statement.end_lineno >= first and not inside
+        if cut:
+            problems.append(
+                f"the fold cuts the statement on lines {statement.lineno}-{statement.end_lineno}"
+            )
+        elif inside and not _is_setup(statement):
+            kind = type(statement).__name__.lower()
+            problems.append(f"line {statement.lineno} is not set-up ({kind}): only set-up folds")
+    for number in range(first, last + 1):
+        text = lines[number - 1] if number <= len(lines) else ""
+        if number in hl_lines:
+            problems.append(f"line {number} is highlighted, so it is taught: it cannot fold")
+        if re.search(r"#\s*\(\d+\)!?\s*$", text):
+            problems.append(f"line {number} carries an annotation marker: it cannot fold")
+        if text.lstrip().startswith("#>") or re.search(r"\bprint\(", text):
+            problems.append(f"line {number} prints or shows output: it cannot fold")
+    return problems
+
+
+def _is_setup(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.ClassDef):
+        return True
+    if isinstance(statement, ast.Assign | ast.AnnAssign):
+        return True
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+
+
+def summary(src: str, span: tuple[int, int]) -> str:
+    """What the folded lines set up, in order: "imports, seed, device, model"."""
+    first, last = span
+    names: list[str] = []
+    for statement in _statements(src):
+        if not (first <= statement.lineno <= last):
+            continue
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            name = "imports"
+        elif isinstance(statement, ast.FunctionDef):
+            name = f"{statement.name}()"
+        elif isinstance(statement, ast.ClassDef):
+            name = statement.name
+        elif isinstance(statement, ast.Expr):
+            func = statement.value.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            name = SETUP_CALLS.get(called, f"{called}()")
+        else:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            found = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            name = "device" if set(found) <= DEVICE_NAMES else ", ".join(found)
+        if name and name not in names:
+            names.append(name)
+    what = ", ".join(names) or "set-up"
+    return f"Set-up, lines {first}\u2013{last}: {what}"
+
+
+def fold_html(code: str, span: tuple[int, int], text: str, number: int, line_spans: str) -> str:
+    """Wrap the line spans of ``span`` in a fold with its switch and label."""
+    if not line_spans:
+        raise CodeBlockError("set-up folds need the highlight option line_spans")
+    first, last = span
+    start_id = f'<span id="{line_spans}-{number}-{first}">'
+    end_id = f'<span id="{line_spans}-{number}-{last + 1}">'
+    start = code.find(start_id)
+    end = code.find(end_id) if end_id in code else code.rfind("</code>")
+    if start < 0 or end < 0:
+        raise CodeBlockError(f"cannot find lines {first}-{last} in the highlighted block")
+    fold_id = f"__fold-{number}"
+    opener = (
+        f'<span class="fold"><input type="checkbox" class="fold-switch" id="{fold_id}">'
+        f'<label class="fold-label" for="{fold_id}">{html.escape(text)}</label>'
+        '<span class="fold-body">'
+    )
+    return code[:start] + opener + code[start:end] + "</span></span>" + code[end:]
+
+
+# -- prose that names a line ---------------------------------------------------------
+LINE_REFERENCE = re.compile(
+    r"\b[Ll]ines?\s+(?P<numbers>\d+(?:\s*(?:,|and|to|or|-|\u2013)\s*\d+)*)\b"
+)
+
+
+@dataclass
+class Reference:
+    line: int  # in the page
+    numbers: list[int]
+
+
+def references(text: str) -> list[Reference]:
+    """Line numbers named in the prose of a page (not in code or front matter)."""
+    found = []
+    for number, line in prose_lines(text):
+        for m in LINE_REFERENCE.finditer(line):
+            values = [int(v) for v in re.findall(r"\d+", m["numbers"])]
+            if re.search(r"to|-|\u2013", m["numbers"]) and len(values) == 2:
+                values = list(range(values[0], values[1] + 1))
+            found.append(Reference(number, values))
+    return found
+
+
+def reference_problems(text: str, page: str, snippets: Path | None) -> list[str]:
+    """Each line number the prose names must be shown by the block before it."""
+    problems = []
+    blocks = fences(text)
+    for ref in references(text):
+        before = [f for f in blocks if f.end < ref.line]
+        block = before[-1] if before else None
+        shown = _shown_lines(block, snippets) if block else None
+        if block is None or shown is None:
+            problems.append(
+                f"{page}:{ref.line}: names line {ref.numbers[0]}, but no block before it "
+                "shows line numbers: point at highlighted lines (hl_lines) or annotation "
+                'markers instead, or give the block linenums="1"'
+            )
+            continue
+        missing = [n for n in ref.numbers if n not in shown]
+        if missing:
+            problems.append(
+                f"{page}:{ref.line}: names line {missing[0]}, which the block on line "
+                f"{block.start} does not show (it shows lines {min(shown)}-{max(shown)}"
+                f"{' but folds some' if block.option('fold') else ''})"
+            )
+    return problems
+
+
+def _shown_lines(block: Fence, snippets: Path | None) -> set[int] | None:
+    """The line numbers a block shows, or None when it shows none."""
+    linenums = block.option("linenums")
+    if not linenums:
+        return None
+    start = int(linenums.split()[0])
+    body = block.body
+    include = re.fullmatch(r'\s*-+8<-+\s+"([^"]+)"\s*', body.strip()) if body.strip() else None
+    if include and snippets is not None and (snippets / include[1]).is_file():
+        body = (snippets / include[1]).read_text("utf-8")
+    count = body.rstrip("\n").count("\n") + 1
+    shown = set(range(start, start + count))
+    if fold := block.option("fold"):
+        m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", fold)
+        if m:
+            shown -= set(range(start + int(m[1]) - 1, start + int(m[2])))
+    return shown
+
+
+class _LineReferences(Preprocessor):
+    """Runs before the snippets are included, on the page as its author wrote it."""
+
+    def __init__(self, md: Markdown, snippets: Path | None) -> None:
+        super().__init__(md)
+        self.snippets = snippets
+
+    def run(self, lines: list[str]) -> list[str]:
+        page = page_file(self.md)
+        # The page's own file where the builder names it: its line numbers, front matter
+        # included (MkDocs has already taken the front matter out of ``lines``).
+        text = page[1].read_text("utf-8") if page and page[1].is_file() else "\n".join(lines)
+        problems = reference_problems(text, page[0] if page else "<text>", self.snippets)
+        if problems:
+            raise CodeBlockError("\n".join(problems))
+        return lines
+
+
+# -- inline code ---------------------------------------------------------------------
+STASHED = re.compile("\x02wzxhzdk:(\\d+)\x03")
+
+
+class _ShortCodeOnOneLine(Treeprocessor):
+    """Inline code of one short word (``1e-8``, ``set_to_none=True``) never breaks:
+    class ``nobr`` (extra.css). Longer code may still wrap on a phone."""
+
+    longest = 24
+
+    def _stashed(self, m: re.Match) -> str:  # inline code that pymdownx stashed as HTML
+        return str(self.md.htmlStash.rawHtmlBlocks[int(m.group(1))])
+
+    def run(self, root):
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for element in root.iter("code"):
+            if parents.get(element) is not None and parents[element].tag == "pre":
+                continue
+            text = html.unescape(STASHED.sub(self._stashed, element.text or ""))
+            if text and len(text) <= self.longest and not any(c.isspace() for c in text):
+                classes = element.get("class", "").split()
+                element.set("class", " ".join([*classes, "nobr"]))
+
+
+# -- Python fences: fold="A-B" ------------------------------------------------------
+def _python_validator(language, inputs, options, attrs, md) -> bool:
+    """SuperFences' own validator, and ``fold``, which it would refuse."""
+    fold = inputs.pop("fold", None)
+    okay = superfences.highlight_validator(language, inputs, options, attrs, md)
+    if fold is not None:
+        options["fold"] = fold
+    return okay
+
+
+def _python_fence(src, language, class_name, options, md, **kwargs):
+    """SuperFences' own highlighting, with the fold handed to :class:`Highlight`."""
+    if fold := options.pop("fold", None):
+        kwargs["attrs"] = {**(kwargs.get("attrs") or {}), "fold": fold}
+    return md.preprocessors["fenced_code_block"].highlight(src, language, options, md, **kwargs)
+
+
+# -- the extension -------------------------------------------------------------------
+class CodeBlocksExtension(pymdownx_highlight.HighlightExtension):
+    OPTIONS = {
+        "snippets_dir": ["snippets", "where fences' includes point (line checks)"],
+        "max_lines": [60, "the most lines a block may show unfolded"],
+    }
+
+    def __init__(self, *args, **kwargs):
+        ours = {key: kwargs.pop(key) for key in self.OPTIONS if key in kwargs}
+        super().__init__(*args, **kwargs)  # pymdownx.highlight's own options
+        self.config.update({key: list(value) for key, value in self.OPTIONS.items()})
+        self.setConfigs(ours)
+
+    def get_pymdownx_highlighter(self):
+        return Highlight
+
+    def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)
+        super().extendMarkdown(md)
+        # Python fences accept one option more, fold="A-B" (SuperFences refuses a fence
+        # with an option no validator knows). Registered through SuperFences' own API
+        # for other extensions; it must come before this one in markdown_extensions.
+        fences = next(
+            (e for e in md.registeredExtensions if isinstance(e, SuperFencesCodeExtension)), None
+        )
+        if fences is None:
+            raise CodeBlockError("sitelib.site.codeblocks needs pymdownx.superfences before it")
+        for language in sorted(PYTHON):
+            fences.extend_super_fences(
+                language,
+                functools.partial(superfences._formatter, _fmt=_python_fence),
+                functools.partial(superfences._validator, validator=_python_validator),
+                functools.partial(superfences._reset, _reset=None),
+            )
+        snippets = Path(self.getConfig("snippets_dir"))
+        md.preprocessors.register(_LineReferences(md, snippets), "line-references", 40)
+        md.treeprocessors.register(_ShortCodeOnOneLine(md), "short-code-nobr", 5)
+
+
+def makeExtension(**kwargs) -> CodeBlocksExtension:  # noqa: N802 (Python-Markdown's entry point)
+    return CodeBlocksExtension(**kwargs)

@@ -1,0 +1,126 @@
+"""What a snippet's source says about itself: its marker comments, its device line,
+its printed output, and the source as a reader copies it. Plain text in, plain data
+out: the build (notebooks, pictures, code blocks) and the checks both read snippets
+through this module.
+
+Marker comments (docs/authors.md, "Markers")::
+
+    # requires: cuda                    (skipped on CPU, reason shown)
+    # expect-no-grad: model.fc.*        (these parameters get no gradient, on purpose)
+    # expect-nonfinite-grad: model.*    (their gradients are NaN or inf, on purpose)
+    # stays-on-cpu: history             (these globals stay on the CPU, on purpose)
+    # no-module-to-check: why           (calls backward() and leaves no module: why)
+    # launch: torchrun --nproc-per-node 2  (a multi-process example)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from sitelib.site.layout import ROOT, snippet_files
+
+MARKER = re.compile(
+    r"^\s*#\s*(?P<key>requires|expect-no-grad|expect-nonfinite-grad|stays-on-cpu"
+    r"|no-module-to-check|launch):\s*(?P<value>.+?)\s*$"
+)
+DEVICE_IDIOM = (
+    'device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")'
+)
+# A code-annotation marker, `# (1)!`: Material draws it as a button and drops it from
+# what the copy button copies.
+ANNOTATION = re.compile(r"[ \t]*# \((?P<number>\d+)\)!$", re.M)
+
+
+def markers(source: str) -> dict[str, list[str]]:
+    """A snippet's marker comments, as ``{key: [values]}``."""
+    found: dict[str, list[str]] = {}
+    for line in source.splitlines():
+        if m := MARKER.match(line):
+            values = [v.strip() for v in m.group("value").split(",") if v.strip()]
+            if m.group("key") == "no-module-to-check":
+                values = [m.group("value")]  # a reason, commas and all
+            found.setdefault(m.group("key"), []).extend(values)
+    return found
+
+
+def requires_cuda(source: str) -> bool:
+    return "cuda" in markers(source).get("requires", [])
+
+
+def launch_command(source: str) -> str | None:
+    """A multi-process example's ``# launch:`` command, or None."""
+    values = markers(source).get("launch", [])
+    return values[0] if values else None
+
+
+def without_annotations(source: str) -> str:
+    """Source as a reader copies it: Material drops the `# (1)!` markers."""
+    return ANNOTATION.sub("", source)
+
+
+def _output_lines(source: str) -> list[tuple[int, str]]:
+    """(0-based line, text) of every line that is printed output: ``#>`` lines and the
+    lines of a quoted block (``'''`` or ``\"\"\"`` alone on its line), quotes included."""
+    found, quoted = [], False
+    for number, line in enumerate(source.splitlines()):
+        stripped = line.strip()
+        if quoted or stripped in ('"""', "'''"):
+            found.append((number, line))
+            if stripped in ('"""', "'''"):
+                quoted = not quoted
+        elif stripped.startswith("#> ") or stripped == "#>":
+            found.append((number, line))
+    return found
+
+
+def expected_output(source: str) -> list[str]:
+    """The output a snippet's ``#>`` lines (or quoted output blocks) say it prints."""
+    lines = []
+    for _, line in _output_lines(source):
+        stripped = line.strip()
+        if stripped not in ('"""', "'''"):
+            lines.append(stripped[3:] if stripped.startswith("#>") else stripped)
+    return lines
+
+
+def without_output(source: str) -> str:
+    """The source without its printed output (for a notebook, whose output cells show it)."""
+    dropped = {number for number, _ in _output_lines(source)}
+    kept = [line for n, line in enumerate(source.splitlines(keepends=True)) if n not in dropped]
+    return "".join(kept)
+
+
+def device_idiom_problems(root: Path = ROOT) -> list[str]:
+    """Every snippet picks its device with the site's one idiom (docs/authors.md)."""
+    problems = []
+    for path in snippet_files(root):
+        lines = path.read_text("utf-8").splitlines()
+        if not any(line.split("  # ")[0] == DEVICE_IDIOM for line in lines):
+            where = next((i for i, line in enumerate(lines, 1) if "device" in line), 1)
+            problems.append(
+                f"{path.relative_to(root).as_posix()}:{where}: does not pick its device with "
+                f"the site's idiom: {DEVICE_IDIOM}"
+            )
+    return problems
+
+
+def multiline_prints(source: str, shown: str, offset: int = 0) -> list[str]:
+    """A ``print(...)`` call spread over several lines: pytest-examples would write its
+    #> lines inside the call's parentheses (``--update-examples`` breaks the file).
+    Build the text first (``line = (f"..." f"...")``), then ``print(line)``."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []  # ruff reports it
+    return [
+        f"{shown}:{offset + node.lineno}: print() spans lines "
+        f"{offset + node.lineno}-{offset + node.end_lineno}; its #> "
+        "lines would be written inside it: build the text first, then print it on one line"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "print"
+        and node.end_lineno > node.lineno
+    ]

@@ -1,0 +1,55 @@
+"""torch's global state, put back after an example changed it.
+
+Several examples run in one process (the checks, the build's pictures), and an
+example may flip a global switch as a reader's script would: grad mode, the default
+dtype, deterministic algorithms, anomaly detection, matmul precision, the number of
+threads, print options, warning filters, or fill Dynamo's caches and counters by
+compiling. :func:`torch_state_restored` saves all of it and restores it on the way
+out, whatever the example did, so that nothing leaks into the next one
+(``tests/test_selftest.py`` flips each switch in one example and reads it in the next).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import sys
+import warnings
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def torch_state_restored() -> Iterator[None]:
+    import torch
+
+    saved = {
+        "grad": torch.is_grad_enabled(),
+        "dtype": torch.get_default_dtype(),
+        "device": getattr(torch._GLOBAL_DEVICE_CONTEXT, "device_context", None),
+        "deterministic": torch.are_deterministic_algorithms_enabled(),
+        "warn_only": torch.is_deterministic_algorithms_warn_only_enabled(),
+        "anomaly": torch.is_anomaly_enabled(),
+        "anomaly_nan": torch.is_anomaly_check_nan_enabled(),
+        "matmul": torch.get_float32_matmul_precision(),
+        "threads": torch.get_num_threads(),
+        "cudnn": (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark),
+        "print": copy.copy(torch._tensor_str.PRINT_OPTS),
+    }
+    try:
+        with warnings.catch_warnings():  # the filters, and the once-per-place registry
+            yield
+    finally:
+        torch.set_grad_enabled(saved["grad"])
+        torch.set_default_dtype(saved["dtype"])
+        if getattr(torch._GLOBAL_DEVICE_CONTEXT, "device_context", None) is not saved["device"]:
+            # set_default_device(d) enters a mode of its own; None leaves none behind
+            torch.set_default_device(saved["device"].device if saved["device"] else None)
+        torch.use_deterministic_algorithms(saved["deterministic"], warn_only=saved["warn_only"])
+        torch.autograd.set_detect_anomaly(saved["anomaly"], check_nan=saved["anomaly_nan"])
+        torch.set_float32_matmul_precision(saved["matmul"])
+        if torch.get_num_threads() != saved["threads"]:
+            torch.set_num_threads(saved["threads"])
+        torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = saved["cudnn"]
+        torch._tensor_str.PRINT_OPTS = saved["print"]
+        if "torch._dynamo" in sys.modules:  # only if something imported it
+            sys.modules["torch._dynamo"].reset()  # compiled code, guards, counters

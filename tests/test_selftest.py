@@ -58,6 +58,39 @@ def test_ruff_violation(eval_example: EvalExample) -> None:
         run_example(example("examples/ruff_violation.py"), eval_example)
 
 
+def test_line_over_the_snippets_line_length_names_file_and_line(
+    eval_example: EvalExample,
+) -> None:
+    """A 77-character line fails with ruff's E501, naming the file and the line."""
+    from _pytest.outcomes import Failed
+
+    with pytest.raises(
+        Failed,
+        match=r"(?s)ruff failed.*tests/fixtures/examples/line_too_long.py:4:\d+: "
+        r"E501 Line too long \(77 > 76\)",
+    ):
+        run_example(example("examples/line_too_long.py"), eval_example)
+
+
+def test_examples_are_linted_with_the_snippets_ruff_config() -> None:
+    """The harness's settings come from snippets/ruff.toml (which extends
+    pyproject.toml), not from a copy of them."""
+    import tomllib
+
+    from sitelib import pytest_examples_adapter
+
+    snippets = tomllib.loads((ROOT / "snippets" / "ruff.toml").read_text("utf-8"))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["ruff"]
+    assert snippets["extend"] == "../pyproject.toml"
+    assert pytest_examples_adapter.CONFIG == {
+        "line_length": snippets["line-length"],
+        "ruff_line_length": snippets["line-length"],
+        "target_version": project["target-version"],
+        "ruff_select": ["E501"],
+    }
+    assert snippets["line-length"] == 76
+
+
 def test_unseeded_example_fails(eval_example: EvalExample) -> None:
     # The #> line was right for seed 0; the harness presets another seed.
     run_example(example("examples/unseeded.py"), eval_example, seed=0)

@@ -292,9 +292,18 @@ def test_shape_comment_on_a_line_with_a_comprehension_is_checked(eval_example: E
 
 
 def test_snippet_without_the_device_idiom_is_reported() -> None:
+    """The idiom is two consecutive lines; code-annotation markers may follow them
+    (annotated_idiom.py passes). The old one-line form, the two lines apart, and
+    torch.cuda.is_available() are each reported."""
+    assert DEVICE_IDIOM.splitlines() == [
+        "accelerator = torch.accelerator.current_accelerator(check_available=True)",
+        'device = accelerator or torch.device("cpu")',
+    ]
+    idiom = ": does not pick its device with the site's idiom, these two lines:\n" + DEVICE_IDIOM
     assert device_idiom_problems(FIXTURES / "device_idiom") == [
-        "snippets/chapter/cuda_is_available.py:3: does not pick its device with the site's idiom: "
-        + DEVICE_IDIOM
+        "snippets/chapter/cuda_is_available.py:3" + idiom,
+        "snippets/chapter/idiom_lines_apart.py:7" + idiom,
+        "snippets/chapter/one_line_idiom.py:4" + idiom,
     ]
 
 
@@ -302,9 +311,9 @@ def test_snippet_without_the_device_idiom_is_reported() -> None:
 @pytest.mark.parametrize(
     ("fixture", "line", "drawn"),
     [
-        ("dropout_values_printed.py", 10, "9"),
-        ("device_draw_shifts_cpu_draws.py", 10, "7"),
-        ("moved_tensor_aliases.py", 10, "none"),
+        ("dropout_values_printed.py", 11, "10"),
+        ("device_draw_shifts_cpu_draws.py", 11, "8"),
+        ("moved_tensor_aliases.py", 11, "none"),
     ],
 )
 def test_output_that_a_gpu_would_change_fails(

@@ -3,7 +3,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = torch.randn(64, 3)  # x: [N, 3]
 y = x @ torch.tensor([[2.0], [-1.0], [0.5]]) + 0.1 * torch.randn(64, 1)  # y: [N, 1]

@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")  # (1)!
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")  # (1)!
 
 # Synthetic regression data: y is a noisy linear function of x.
 x = torch.randn(64, 3)  # x: [N, 3]

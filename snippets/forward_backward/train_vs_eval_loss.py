@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(64, 1))
 model = model.to(device)

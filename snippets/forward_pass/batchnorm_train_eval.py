@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 bn = nn.BatchNorm1d(4).to(device)  # starts with running_mean = 0, running_var = 1
 m = bn.momentum  # 0.1

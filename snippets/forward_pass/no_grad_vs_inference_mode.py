@@ -3,7 +3,8 @@ import torch.nn.functional as F
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # expect-no-grad: backbone.*
 backbone = nn.Sequential(nn.Linear(20, 16), nn.ReLU()).to(device)  # pretrained, say

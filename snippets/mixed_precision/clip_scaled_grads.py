@@ -6,7 +6,8 @@ from torch import nn
 from torch.nn.utils import clip_grad_norm_, parameters_to_vector
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = (3 * torch.randn(32, 20)).to(device)  # x: [B, 20]
 y = torch.randint(0, 10, (32,)).to(device)  # y: [B]

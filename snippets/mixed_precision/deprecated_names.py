@@ -3,7 +3,8 @@ import warnings
 import torch
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")

@@ -1,7 +1,8 @@
 import torch
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 for dtype in (torch.float32, torch.float16, torch.bfloat16):
     info = torch.finfo(dtype)

@@ -5,7 +5,8 @@ from torch import nn
 from torch.nn.utils import clip_grad_norm_, get_total_norm
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = torch.randn(64, 8).to(device)  # x: [N, 8]
 y = (10 * torch.randn(64, 1)).to(device)  # y: [N, 1]

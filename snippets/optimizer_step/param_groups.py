@@ -3,7 +3,8 @@ from torch import nn
 from torch.nn.utils import parameters_to_vector
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 class Classifier(nn.Module):

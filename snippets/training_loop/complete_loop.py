@@ -3,7 +3,8 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # Synthetic data, made on the CPU: 640 points, 20 features, 3 classes set by a random "teacher".
 # stays-on-cpu: X, y, teacher

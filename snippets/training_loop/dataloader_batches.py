@@ -2,7 +2,8 @@ import torch
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y, first, second, again, plain, disturbed
 X = torch.randn(100, 20)  # X: [N, 20]

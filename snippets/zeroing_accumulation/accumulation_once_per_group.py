@@ -3,7 +3,8 @@ from torch import nn
 from torch.nn.utils import clip_grad_norm_
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.Tanh(), nn.Linear(8, 1)).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)

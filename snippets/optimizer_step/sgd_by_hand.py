@@ -23,15 +23,19 @@ w_storage = model.weight.data_ptr()
 
 optimizer.step()
 
-torch.testing.assert_close(model.weight, w_expected)  # raises if step() did anything else
+# assert_close raises if step() did anything else:
+torch.testing.assert_close(model.weight, w_expected)
 torch.testing.assert_close(model.bias, b_expected)
-print(torch.allclose(model.weight, w_expected), torch.allclose(model.bias, b_expected))
+w_ok = torch.allclose(model.weight, w_expected)
+b_ok = torch.allclose(model.bias, b_expected)
+print(w_ok, b_ok)
 #> True True
-print(model.weight.data_ptr() == w_storage)  # updated in place: the same tensor
+print(model.weight.data_ptr() == w_storage)  # in place: the same tensor
 #> True
-print(torch.equal(model.weight.grad, w_grad))  # step() reads .grad, never clears it
+print(torch.equal(model.weight.grad, w_grad))  # step() never clears .grad
 #> True
-print(model.weight.is_leaf, model.weight.requires_grad)  # still a trainable leaf
+# Still a trainable leaf:
+print(model.weight.is_leaf, model.weight.requires_grad)
 #> True True
 print(len(optimizer.state))  # plain SGD keeps no state between steps
 #> 0

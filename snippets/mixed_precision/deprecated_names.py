@@ -11,13 +11,17 @@ with warnings.catch_warnings(record=True) as caught:
     torch.cpu.amp.autocast()  # the old, device-specific names
     torch.cuda.amp.autocast()
     torch.cuda.amp.GradScaler()
-# Without a GPU the CUDA names also warn (UserWarning) that CUDA is missing; keep the others.
-deprecations = [str(w.message) for w in caught if w.category is FutureWarning]
+# Without a GPU the CUDA names also warn (UserWarning) that CUDA is
+# missing; keep the others.
+deprecations = [
+    str(w.message) for w in caught if w.category is FutureWarning
+]
 print(len(deprecations))
 #> 3
-print(deprecations[0])
+print(deprecations[0].replace(". ", ".\n"))
 '''
-`torch.cpu.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cpu', args...)` instead.
+`torch.cpu.amp.autocast(args...)` is deprecated.
+Please use `torch.amp.autocast('cpu', args...)` instead.
 '''
 cuda_messages = [  # the same for the CUDA names, checked word for word
     "`torch.cuda.amp.autocast(args...)` is deprecated. "

@@ -2,7 +2,7 @@
 
 ``run_example`` is the whole contract of an example:
 
-1. it is linted with ruff (rules in pyproject.toml);
+1. it is linted with ruff (snippets/ruff.toml: pyproject.toml's rules, 76 columns);
 2. it runs as ``__main__`` with torch seeded to a value it cannot know, so an
    example that forgot ``torch.manual_seed`` prints something else and fails;
 3. its printed output equals the ``#>`` lines under each ``print``
@@ -289,9 +289,7 @@ def run_example(
     eval_example.set_config(**adapter.CONFIG)
     eval_example.print_callback = normalise_device
     if lint:
-        if eval_example.update_examples:
-            eval_example.format_ruff(example)
-        eval_example.lint_ruff(example)
+        adapter.lint(eval_example, example)
 
     run_file = eval_example.tmp_path / f"{example.module_name}.py"
     if not checks:  # `make bench` only: the examples' cost without shape/grad/device checks

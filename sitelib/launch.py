@@ -250,10 +250,7 @@ def run_launched_example(
             pytest.skip(f"{shown}: needs {n} GPUs, this machine has {torch.cuda.device_count()}")
     if problems := multiline_prints(example):
         raise LaunchError("\n".join(problems))
-    eval_example.set_config(**adapter.CONFIG)
-    if eval_example.update_examples:
-        eval_example.format_ruff(example)
-    eval_example.lint_ruff(example)
+    adapter.lint(eval_example, example)
     seed = int.from_bytes(os.urandom(4))
     if not eval_example.update_examples:
         check_launched_output(server, example, device, seed=seed)

@@ -29,24 +29,85 @@ publicly:
 :func:`problems` checks that every one of these names still exists and behaves;
 ``tests/test_selftest.py::test_pytest_examples_adapter_still_fits`` runs it and
 fails naming the piece when an upgrade breaks one.
+
+The settings every example is linted and its output formatted with, :data:`CONFIG`,
+are read from ``snippets/ruff.toml`` (which extends ``pyproject.toml``), the file
+``ruff check .`` applies to the snippets: one line length (76) for both.
 """
 
 from __future__ import annotations
 
 import contextlib
 import inspect
+import os
 import sys
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from pytest_examples import CodeExample, EvalExample
 from pytest_examples import run_code as _run_code_module
 from pytest_examples.config import ExamplesConfig
 from pytest_examples.run_code import MockPrintFunction
 
-# The lint and print-formatting settings every example is checked with.
-CONFIG = {"target_version": "py311", "line_length": 100}
+from sitelib.project import ROOT
+
+# The examples' ruff configuration; it extends pyproject.toml's.
+SNIPPETS_RUFF = ROOT / "snippets" / "ruff.toml"
+
+
+def ruff_settings(config_file: Path) -> dict[str, Any]:
+    """A ruff configuration file's settings (``ruff.toml``, or ``pyproject.toml``'s
+    ``[tool.ruff]``) with the files it ``extend``s merged under it, as ruff does:
+    a key set here wins, and ``lint.extend-select`` adds to the base's."""
+    data = tomllib.loads(config_file.read_text("utf-8"))
+    if config_file.name == "pyproject.toml":
+        data = data.get("tool", {}).get("ruff", {})
+    base: dict[str, Any] = {}
+    if "extend" in data:
+        base = ruff_settings((config_file.parent / data["extend"]).resolve())
+    lint = {**base.get("lint", {}), **data.get("lint", {})}
+    extra = [
+        *base.get("lint", {}).get("extend-select", []),
+        *data.get("lint", {}).get("extend-select", []),
+    ]
+    if extra:
+        lint["extend-select"] = list(dict.fromkeys(extra))
+    return {**base, **data, "lint": lint}
+
+
+def examples_config(config_file: Path = SNIPPETS_RUFF) -> dict[str, Any]:
+    """The lint and print-formatting settings every example is checked with, read from
+    the snippets' ruff configuration (``snippets/ruff.toml``, which extends
+    ``pyproject.toml``): its line length (for ruff's E501, and for pytest-examples'
+    choice between a ``#>`` line and a quoted block), its target version and its
+    extra rules (E501). The keywords of ``EvalExample.set_config`` and ``ExamplesConfig``."""
+    settings = ruff_settings(config_file)
+    return {
+        "line_length": settings["line-length"],
+        "ruff_line_length": settings["line-length"],
+        "target_version": settings["target-version"],
+        "ruff_select": settings["lint"].get("extend-select", []),
+    }
+
+
+# The settings every example (snippet file or page fence) is checked with.
+CONFIG = examples_config()
+
+
+def lint(eval_example: EvalExample, example: CodeExample) -> None:
+    """Lint ``example`` with :data:`CONFIG` (with ``--update-examples``, apply ruff's
+    fixes first). A failure names the file and line of each problem: pytest-examples
+    rewrites ruff's ``-:LINE:`` into ``FILE:LINE:`` (plus a fence's offset in its page),
+    which ruff prints in its concise output format only; its default, "full", since
+    0.9, puts ``--> -:LINE:COL`` on a line of its own, and the file went unnamed."""
+    eval_example.set_config(**CONFIG)
+    with mock.patch.dict(os.environ, {"RUFF_OUTPUT_FORMAT": "concise"}):
+        if eval_example.update_examples:
+            eval_example.format_ruff(example)
+        eval_example.lint_ruff(example)
 
 
 def run_checking_prints(example: CodeExample, eval_example: EvalExample) -> tuple[str | None, dict]:

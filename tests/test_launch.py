@@ -36,23 +36,23 @@ def no_children_left(server) -> list[str]:
 BROKEN = {
     "wrong_output.py": (
         ("#> [3.0, 3.0, 3.0]", "#> [2.0, 2.0, 2.0]"),
-        r"wrong_output.py:19: printed output differs from the #> lines",
+        r"wrong_output.py:20: printed output differs from the #> lines",
     ),
     "crash_on_one_rank.py": (
         (
             "dist.all_reduce(x)\n",
             'if rank == 1:\n    raise RuntimeError("rank 1 fails")\ndist.all_reduce(x)\n',
         ),
-        r"(?s)^rank 1: \S*crash_on_one_rank.py:17: example raised RuntimeError: rank 1 fails\n"
-        r"rank 0: \S*crash_on_one_rank.py:18: example raised",
+        r"(?s)^rank 1: \S*crash_on_one_rank.py:18: example raised RuntimeError: rank 1 fails\n"
+        r"rank 0: \S*crash_on_one_rank.py:19: example raised",
     ),
     "hang_on_one_rank.py": (
         (
             "dist.all_reduce(x)\n",
             "if rank == 1:\n    dist.barrier()  # rank 0 never comes\ndist.all_reduce(x)\n",
         ),
-        r"(?s)rank 0: did not finish within 6 s; it was at \S*hang_on_one_rank.py:18"
-        r".*rank 1: did not finish within 6 s; it was at \S*hang_on_one_rank.py:17",
+        r"(?s)rank 0: did not finish within 6 s; it was at \S*hang_on_one_rank.py:19"
+        r".*rank 1: did not finish within 6 s; it was at \S*hang_on_one_rank.py:18",
     ),
     "prints_on_every_rank.py": (
         ("if rank == 0:\n", 'print("hello from every rank")\nif rank == 0:\n'),
@@ -68,7 +68,7 @@ BROKEN = {
     ),
     "wrong_shape_on_ranks.py": (
         ("torch.full((2, 3)", "torch.full((2, 4)"),
-        r"rank [01]: \S*wrong_shape_on_ranks.py:15: x: expected \[2, 3\], got torch.Size\(\[2, 4\]\)",
+        r"rank [01]: \S*wrong_shape_on_ranks.py:16: x: expected \[2, 3\], got torch.Size\(\[2, 4\]\)",
     ),
 }
 

@@ -243,11 +243,11 @@ def page(directive_yaml: str) -> str:
         ),
         (
             "snippet: chapter/graph.py\nvar: out\nafter: model\ncaption: c",
-            r"graph.py: after: 'model' matches lines 7, 9, 10 of the snippet; it must match one",
+            r"graph.py: after: 'model' matches lines 8, 10, 11 of the snippet; it must match one",
         ),
         (
             "snippet: chapter/graph.py\nvar: lost\nafter: out = model(x)\ncaption: c",
-            r"graph.py: var: the snippet has no variable 'lost' after line 9",
+            r"graph.py: var: the snippet has no variable 'lost' after line 10",
         ),
         (
             "snippet: chapter/graph.py\nvar: out\nafter: print(out)\ncaption: c",

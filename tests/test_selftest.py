@@ -58,6 +58,39 @@ def test_ruff_violation(eval_example: EvalExample) -> None:
         run_example(example("examples/ruff_violation.py"), eval_example)
 
 
+def test_line_over_the_snippets_line_length_names_file_and_line(
+    eval_example: EvalExample,
+) -> None:
+    """A 77-character line fails with ruff's E501, naming the file and the line."""
+    from _pytest.outcomes import Failed
+
+    with pytest.raises(
+        Failed,
+        match=r"(?s)ruff failed.*tests/fixtures/examples/line_too_long.py:4:\d+: "
+        r"E501 Line too long \(77 > 76\)",
+    ):
+        run_example(example("examples/line_too_long.py"), eval_example)
+
+
+def test_examples_are_linted_with_the_snippets_ruff_config() -> None:
+    """The harness's settings come from snippets/ruff.toml (which extends
+    pyproject.toml), not from a copy of them."""
+    import tomllib
+
+    from sitelib import pytest_examples_adapter
+
+    snippets = tomllib.loads((ROOT / "snippets" / "ruff.toml").read_text("utf-8"))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["ruff"]
+    assert snippets["extend"] == "../pyproject.toml"
+    assert pytest_examples_adapter.CONFIG == {
+        "line_length": snippets["line-length"],
+        "ruff_line_length": snippets["line-length"],
+        "target_version": project["target-version"],
+        "ruff_select": ["E501"],
+    }
+    assert snippets["line-length"] == 76
+
+
 def test_unseeded_example_fails(eval_example: EvalExample) -> None:
     # The #> line was right for seed 0; the harness presets another seed.
     run_example(example("examples/unseeded.py"), eval_example, seed=0)
@@ -259,9 +292,18 @@ def test_shape_comment_on_a_line_with_a_comprehension_is_checked(eval_example: E
 
 
 def test_snippet_without_the_device_idiom_is_reported() -> None:
+    """The idiom is two consecutive lines; code-annotation markers may follow them
+    (annotated_idiom.py passes). The old one-line form, the two lines apart, and
+    torch.cuda.is_available() are each reported."""
+    assert DEVICE_IDIOM.splitlines() == [
+        "accelerator = torch.accelerator.current_accelerator(check_available=True)",
+        'device = accelerator or torch.device("cpu")',
+    ]
+    idiom = ": does not pick its device with the site's idiom, these two lines:\n" + DEVICE_IDIOM
     assert device_idiom_problems(FIXTURES / "device_idiom") == [
-        "snippets/chapter/cuda_is_available.py:3: does not pick its device with the site's idiom: "
-        + DEVICE_IDIOM
+        "snippets/chapter/cuda_is_available.py:3" + idiom,
+        "snippets/chapter/idiom_lines_apart.py:7" + idiom,
+        "snippets/chapter/one_line_idiom.py:4" + idiom,
     ]
 
 
@@ -269,9 +311,9 @@ def test_snippet_without_the_device_idiom_is_reported() -> None:
 @pytest.mark.parametrize(
     ("fixture", "line", "drawn"),
     [
-        ("dropout_values_printed.py", 10, "9"),
-        ("device_draw_shifts_cpu_draws.py", 10, "7"),
-        ("moved_tensor_aliases.py", 10, "none"),
+        ("dropout_values_printed.py", 11, "10"),
+        ("device_draw_shifts_cpu_draws.py", 11, "8"),
+        ("moved_tensor_aliases.py", 11, "none"),
     ],
 )
 def test_output_that_a_gpu_would_change_fails(

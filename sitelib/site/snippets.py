@@ -25,8 +25,10 @@ MARKER = re.compile(
     r"^\s*#\s*(?P<key>requires|expect-no-grad|expect-nonfinite-grad|stays-on-cpu"
     r"|no-module-to-check|launch):\s*(?P<value>.+?)\s*$"
 )
+# The two lines every example picks its device with (docs/authors.md), in this order.
 DEVICE_IDIOM = (
-    'device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")'
+    "accelerator = torch.accelerator.current_accelerator(check_available=True)\n"
+    'device = accelerator or torch.device("cpu")'
 )
 # A code-annotation marker, `# (1)!`: Material draws it as a button and drops it from
 # what the copy button copies.
@@ -93,15 +95,19 @@ def without_output(source: str) -> str:
 
 
 def device_idiom_problems(root: Path = ROOT) -> list[str]:
-    """Every snippet picks its device with the site's one idiom (docs/authors.md)."""
+    """Every snippet picks its device with the site's one idiom (docs/authors.md): its
+    two lines, one after the other, each perhaps followed by a code-annotation marker
+    (``  # (1)!``)."""
+    idiom = DEVICE_IDIOM.splitlines()
     problems = []
     for path in snippet_files(root):
-        lines = path.read_text("utf-8").splitlines()
-        if not any(line.split("  # ")[0] == DEVICE_IDIOM for line in lines):
+        lines = without_annotations(path.read_text("utf-8")).splitlines()
+        pairs = zip(lines, lines[1:], strict=False)
+        if not any([first, second] == idiom for first, second in pairs):
             where = next((i for i, line in enumerate(lines, 1) if "device" in line), 1)
             problems.append(
                 f"{path.relative_to(root).as_posix()}:{where}: does not pick its device with "
-                f"the site's idiom: {DEVICE_IDIOM}"
+                f"the site's idiom, these two lines:\n{DEVICE_IDIOM}"
             )
     return problems
 

@@ -7,8 +7,9 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, picked by LOCAL_RANK
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
     device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
     torch.accelerator.set_device_index(device)
 dist.init_process_group(backend=dist.get_default_backend_for_device(device))
@@ -33,7 +34,7 @@ def same_on_every_rank(tensor):
     return all(torch.equal(copies[0], other) for other in copies)
 
 
-torch.manual_seed(rank)  # a different initialisation on each rank, on purpose
+torch.manual_seed(rank)  # each rank initialises differently, on purpose
 model = nn.Linear(4, 1).to(device)
 same_before = same_on_every_rank(flat(model.parameters()))
 ddp_model = DDP(model)  # copies rank 0's parameters to every rank
@@ -49,8 +50,8 @@ data = torch.Generator().manual_seed(rank)
 x = torch.randn(8, 4, generator=data).to(device)  # x: [B, 4]
 y = torch.randn(8, 1, generator=data).to(device)  # y: [B, 1]
 loss_fn = nn.MSELoss()
-local_model = copy.deepcopy(model)  # not wrapped: computes this rank's gradient only
-full_model = copy.deepcopy(model)  # not wrapped: sees the whole global batch
+local_model = copy.deepcopy(model)  # not wrapped: this rank's gradient only
+full_model = copy.deepcopy(model)  # not wrapped: sees the global batch
 
 loss = loss_fn(ddp_model(x), y)  # loss: []
 loss.backward()  # all-reduces (averages) the gradients across ranks
@@ -73,18 +74,19 @@ same_grad = same_on_every_rank(ddp_grad)
 if rank == 0:
     for r, (r_loss, same_local, same_full) in enumerate(facts):
         line = (
-            f"rank {r}: loss {r_loss}, DDP grad == local grad {same_local}, "
-            f"== global-batch grad {same_full}"
+            f"rank {r}: loss {r_loss}, DDP grad == local {same_local}, "
+            f"== global {same_full}"
         )
         print(line)
-        #> rank 0: loss 1.658, DDP grad == local grad False, == global-batch grad True
-        #> rank 1: loss 3.762, DDP grad == local grad False, == global-batch grad True
+        #> rank 0: loss 1.658, DDP grad == local False, == global True
+        #> rank 1: loss 3.762, DDP grad == local False, == global True
     print("same gradient on every rank:", same_grad)
     #> same gradient on every rank: True
 
 optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.1)
 start = flat(ddp_model.parameters())
-optimizer.step()  # the same update from the same gradient: the replicas stay identical
+# The same update from the same gradient: the replicas stay identical.
+optimizer.step()
 moved = not torch.equal(start, flat(ddp_model.parameters()))
 same_stepped = same_on_every_rank(flat(ddp_model.parameters()))
 if rank == 0:

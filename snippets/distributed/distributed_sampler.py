@@ -5,8 +5,9 @@ import torch
 import torch.distributed as dist
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, picked by LOCAL_RANK
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
     device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
     torch.accelerator.set_device_index(device)
 dist.init_process_group(backend=dist.get_default_backend_for_device(device))
@@ -23,14 +24,18 @@ def gather(obj):
 
 def report(title, per_rank):
     """A title, then one line per rank, in rank order."""
-    return "\n".join([title] + [f"rank {r}: {value}" for r, value in enumerate(per_rank)])
+    lines = [f"rank {r}: {value}" for r, value in enumerate(per_rank)]
+    return "\n".join([title, *lines])
 
 
 # stays-on-cpu: samples
-samples = torch.arange(10)  # sample i is the number i, so a batch shows which samples it holds
+# Sample i is the number i, so a batch shows which samples it holds.
+samples = torch.arange(10)
 dataset = TensorDataset(samples)
-sampler = DistributedSampler(dataset, shuffle=True, seed=0)  # rank and world size: from dist
-loader = DataLoader(dataset, batch_size=5, sampler=sampler)  # sampler=, so no shuffle= here
+# The rank and the world size come from the process group.
+sampler = DistributedSampler(dataset, shuffle=True, seed=0)
+# sampler=, so no shuffle= here:
+loader = DataLoader(dataset, batch_size=5, sampler=sampler)
 
 
 def epoch_order():
@@ -52,7 +57,7 @@ if rank == 0:
 
 orders = []
 for epoch in range(2):
-    sampler.set_epoch(epoch)  # this epoch's shuffle is seeded with seed + epoch
+    sampler.set_epoch(epoch)  # the shuffle is seeded with seed + epoch
     orders.append(f"epoch {epoch} {epoch_order()}")
 per_rank = gather(" | ".join(orders))
 if rank == 0:
@@ -68,23 +73,28 @@ everyone = gather(mine)
 if rank == 0:
     joined = sum(everyone, [])
     disjoint = len(set(joined)) == len(joined)
-    print("disjoint:", disjoint, "| together all 10:", sorted(joined) == list(range(10)))
+    complete = sorted(joined) == list(range(10))
+    print("disjoint:", disjoint, "| together all 10:", complete)
     #> disjoint: True | together all 10: True
 
-# The mistake: a seed per rank. Each rank shuffles differently, so the shards overlap.
+# The mistake: a seed per rank. Each rank shuffles differently, so the
+# shards overlap.
 own_seed = DistributedSampler(dataset, shuffle=True, seed=rank)
 everyone = gather(list(own_seed))
 if rank == 0:
     joined = sum(everyone, [])
     disjoint = len(set(joined)) == len(joined)
-    print("seed=rank: disjoint:", disjoint, "| together all 10:", sorted(joined) == list(range(10)))
+    complete = sorted(joined) == list(range(10))
+    print("seed=rank: disjoint:", disjoint, "| together all 10:", complete)
     #> seed=rank: disjoint: False | together all 10: False
 
 # 11 samples do not split evenly over 2 ranks.
 uneven = TensorDataset(torch.arange(11))
-padded = DistributedSampler(uneven, shuffle=False)  # drop_last=False (the default): pads
+# drop_last=False (the default) pads:
+padded = DistributedSampler(uneven, shuffle=False)
 dropped = DistributedSampler(uneven, shuffle=False, drop_last=True)
-padded_per_rank, dropped_per_rank = gather(list(padded)), gather(list(dropped))
+padded_per_rank = gather(list(padded))
+dropped_per_rank = gather(list(dropped))
 if rank == 0:
     print(report("11 samples, drop_last=False (padded):", padded_per_rank))
     '''

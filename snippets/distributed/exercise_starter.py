@@ -3,7 +3,8 @@ from torch import nn
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y
 X = torch.randn(11, 4)  # X: [N, 4]
@@ -14,7 +15,9 @@ world_size = 2
 
 correct = counted = 0  # the sums that all_reduce(SUM) would give every rank
 for rank in range(world_size):  # one process plays each rank in turn
-    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=False)
+    sampler = DistributedSampler(
+        dataset, num_replicas=world_size, rank=rank, shuffle=False
+    )
     loader = DataLoader(dataset, batch_size=4, sampler=sampler)
     with torch.inference_mode():
         for xb, yb in loader:  # xb: [B, 4], yb: [B]
@@ -23,7 +26,8 @@ for rank in range(world_size):  # one process plays each rank in turn
             counted += len(yb)
 
 with torch.inference_mode():
-    truth = (model(X.to(device)).argmax(dim=1) == y.to(device)).float().mean().item()
+    pred = model(X.to(device)).argmax(dim=1)  # pred: [N]
+    truth = (pred == y.to(device)).float().mean().item()
 print(f"counted {counted} samples, accuracy {correct / counted:.3f}")
 #> counted 12 samples, accuracy 0.417
 print(f"the data set: {len(dataset)} samples, accuracy {truth:.3f}")

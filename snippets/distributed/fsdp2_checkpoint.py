@@ -14,8 +14,9 @@ from torch.distributed.checkpoint.state_dict import (
 )
 from torch.distributed.fsdp import fully_shard
 
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, picked by LOCAL_RANK
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
     device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
     torch.accelerator.set_device_index(device)
 dist.init_process_group(backend=dist.get_default_backend_for_device(device))
@@ -31,7 +32,8 @@ def gather(obj):
 
 
 def make_model():
-    return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)).to(device)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    return model.to(device)
 
 
 def shard(model):
@@ -54,7 +56,10 @@ optimizer.step()  # now there is optimizer state (momentum) to save too
 # cpu_offload=True only rank 0 keeps the result, as plain CPU tensors.
 full = StateDictOptions(full_state_dict=True, cpu_offload=True)
 model_state, optim_state = get_state_dict(model, optimizer, options=full)
-entries = [f"{k}: {type(v).__name__} {tuple(v.shape)}, {v.device}" for k, v in model_state.items()]
+entries = [
+    f"{k}: {type(v).__name__} {tuple(v.shape)}, {v.device}"
+    for k, v in model_state.items()
+]
 facts = gather(entries)
 if rank == 0:
     for r, rank_entries in enumerate(facts):
@@ -78,37 +83,47 @@ same_plain = all(
     for p, q in zip(model.parameters(), plain.parameters(), strict=True)
 )
 
-# 2. Resuming sharded: only rank 0 needs the file; its tensors are sent to every
-# rank, and each rank keeps its shard.
+# 2. Resuming sharded: only rank 0 needs the file; its tensors are sent to
+# every rank, and each rank keeps its shard.
 resumed = shard(make_model())
-resumed_optimizer = torch.optim.SGD(resumed.parameters(), lr=0.1, momentum=0.9)
-from_rank0 = StateDictOptions(full_state_dict=True, broadcast_from_rank0=True)
+resumed_optimizer = torch.optim.SGD(
+    resumed.parameters(), lr=0.1, momentum=0.9
+)
+from_rank0 = StateDictOptions(
+    full_state_dict=True, broadcast_from_rank0=True
+)
 checkpoint = loaded if rank == 0 else {"model": {}, "optimizer": {}}
 set_model_state_dict(resumed, checkpoint["model"], options=from_rank0)
-set_optimizer_state_dict(resumed, resumed_optimizer, checkpoint["optimizer"], options=from_rank0)
+set_optimizer_state_dict(
+    resumed, resumed_optimizer, checkpoint["optimizer"], options=from_rank0
+)
 same_shards = all(
     torch.equal(p.to_local(), q.to_local())
     for p, q in zip(model.parameters(), resumed.parameters(), strict=True)
 )
-momentum = [resumed_optimizer.state[p]["momentum_buffer"] for p in resumed.parameters()]
 same_momentum = all(
-    torch.equal(optimizer.state[p]["momentum_buffer"].to_local(), m.to_local())
-    for p, m in zip(model.parameters(), momentum, strict=True)
+    torch.equal(
+        optimizer.state[p]["momentum_buffer"].to_local(),
+        resumed_optimizer.state[q]["momentum_buffer"].to_local(),
+    )
+    for p, q in zip(model.parameters(), resumed.parameters(), strict=True)
 )
 facts = gather((same_plain, same_shards, same_momentum))
 if rank == 0:
+    print("matches the trained model:")
+    #> matches the trained model:
     for r, (plain_ok, shards_ok, momentum_ok) in enumerate(facts):
         line = (
-            f"rank {r}: unsharded copy matches {plain_ok}, "
-            f"resumed shards match {shards_ok}, momentum matches {momentum_ok}"
+            f"rank {r}: unsharded copy {plain_ok}, "
+            f"resumed shards {shards_ok}, momentum {momentum_ok}"
         )
         print(line)
-        #> rank 0: unsharded copy matches True, resumed shards match True, momentum matches True
-        #> rank 1: unsharded copy matches True, resumed shards match True, momentum matches True
+        #> rank 0: unsharded copy True, resumed shards True, momentum True
+        #> rank 1: unsharded copy True, resumed shards True, momentum True
 
 dist.barrier()
 if rank == 0:
     shutil.rmtree(holder[0])
 dist.destroy_process_group()
-# plain and resumed are loaded copies for the checks; they never ran backward:
+# plain and resumed are copies for the checks; they never ran backward:
 # expect-no-grad: plain.*, resumed.*

@@ -6,8 +6,9 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, picked by LOCAL_RANK
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
     device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
     torch.accelerator.set_device_index(device)
 dist.init_process_group(backend=dist.get_default_backend_for_device(device))
@@ -46,19 +47,25 @@ def train_step(call):
 
 calls = [
     ("ddp_model(x)", ddp_model),
-    ("ddp_model.module(x)", ddp_model.module),  # the inner module: no all-reduce
-    ("ddp_model(x) again", ddp_model),  # back in sync? only the gradients are
+    # The inner module: no all-reduce.
+    ("ddp_model.module(x)", ddp_model.module),
+    # Back in sync? Only the gradients are.
+    ("ddp_model(x) again", ddp_model),
 ]
+if rank == 0:
+    print("the same on every rank, after each step:")
+    #> the same on every rank, after each step:
 for name, call in calls:
     same_grads, same_weights = train_step(call)
     if rank == 0:
-        print(f"{name:20} same on every rank: gradients {same_grads}, weights {same_weights}")
-        #> ddp_model(x)         same on every rank: gradients True, weights True
-        #> ddp_model.module(x)  same on every rank: gradients False, weights False
-        #> ddp_model(x) again   same on every rank: gradients True, weights False
+        print(f"{name:20} gradients {same_grads}, weights {same_weights}")
+        #> ddp_model(x)         gradients True, weights True
+        #> ddp_model.module(x)  gradients False, weights False
+        #> ddp_model(x) again   gradients True, weights False
 
-# The drift stays: DDP copies rank 0's parameters only once, when it is built.
-weights = gather([round(w, 3) for w in ddp_model.module.weight.view(-1).tolist()])
+# The drift stays: DDP copies rank 0's parameters only once, when built.
+weight = ddp_model.module.weight.view(-1).tolist()
+weights = gather([round(w, 3) for w in weight])
 if rank == 0:
     for r, w in enumerate(weights):
         print(f"rank {r}: weight {w}")

@@ -8,8 +8,9 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, picked by LOCAL_RANK
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
     device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
     torch.accelerator.set_device_index(device)
 dist.init_process_group(backend=dist.get_default_backend_for_device(device))
@@ -37,9 +38,11 @@ loss = nn.functional.mse_loss(ddp_model(x), y)  # loss: []
 loss.backward()
 optimizer.step()
 
-# Logging: each rank's loss is its own batch's; all-reduce it for the global mean.
+# Logging: each rank's loss is its own batch's; all-reduce it for the
+# global mean.
 logged = loss.detach().clone()
-dist.all_reduce(logged, op=dist.ReduceOp.SUM)  # every rank calls it, every rank gets the sum
+# Every rank calls it, every rank gets the sum:
+dist.all_reduce(logged, op=dist.ReduceOp.SUM)
 logged /= world_size
 facts = gather((round(loss.item(), 3), round(logged.item(), 3)))
 if rank == 0:
@@ -53,14 +56,20 @@ holder = [tempfile.mkdtemp() if rank == 0 else None]
 dist.broadcast_object_list(holder, src=0)
 path = os.path.join(holder[0], "checkpoint.pt")
 if rank == 0:  # one writer: the replicas are identical anyway
-    state = {"model": ddp_model.module.state_dict(), "optimizer": optimizer.state_dict()}
+    state = {
+        "model": ddp_model.module.state_dict(),
+        "optimizer": optimizer.state_dict(),
+    }
     torch.save(state, path)
 dist.barrier()  # nobody reads before rank 0 has finished writing
 
-loaded = torch.load(path, map_location=device, weights_only=True)  # onto this rank's device
+# Onto this rank's device:
+loaded = torch.load(path, map_location=device, weights_only=True)
 restored = make_model()
 restored.load_state_dict(loaded["model"])
-restored_optimizer = torch.optim.SGD(restored.parameters(), lr=0.1, momentum=0.9)
+restored_optimizer = torch.optim.SGD(
+    restored.parameters(), lr=0.1, momentum=0.9
+)
 restored_optimizer.load_state_dict(loaded["optimizer"])
 pairs = zip(restored.parameters(), ddp_model.parameters(), strict=True)
 same = all(torch.equal(p, q) for p, q in pairs)
@@ -71,7 +80,8 @@ if rank == 0:
     print("keys saved from ddp_model.module:", sorted(loaded["model"]))
     #> keys saved from ddp_model.module: ['bias', 'weight']
     for r, (same, where) in enumerate(facts):
-        print(f"rank {r}: loaded onto {where}, same weights as the trained model {same}")
+        trained = f"same weights as the trained model {same}"
+        print(f"rank {r}: loaded onto {where}, {trained}")
         #> rank 0: loaded onto cpu, same weights as the trained model True
         #> rank 1: loaded onto cpu, same weights as the trained model True
 

@@ -2,14 +2,16 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Linear(3, 1).to(device)
 x1, y1 = torch.randn(8, 3).to(device), torch.randn(8, 1).to(device)
 x2, y2 = torch.randn(8, 3).to(device), torch.randn(8, 1).to(device)
 loss_fn = nn.MSELoss()
 
-# Each batch's gradient on its own, read with torch.autograd.grad (leaves .grad alone).
+# Each batch's gradient on its own, from torch.autograd.grad, which leaves
+# .grad alone.
 g1 = torch.autograd.grad(loss_fn(model(x1), y1), list(model.parameters()))
 g2 = torch.autograd.grad(loss_fn(model(x2), y2), list(model.parameters()))
 
@@ -17,7 +19,9 @@ g2 = torch.autograd.grad(loss_fn(model(x2), y2), list(model.parameters()))
 loss_fn(model(x1), y1).backward()
 loss_fn(model(x2), y2).backward()
 params = list(model.parameters())
-print(all(torch.allclose(p.grad, a + b) for p, a, b in zip(params, g1, g2, strict=True)))
+pairs = zip(params, g1, g2, strict=True)
+print(all(torch.allclose(p.grad, a + b) for p, a, b in pairs))
 #> True
-print(all(torch.allclose(p.grad, b) for p, b in zip(params, g2, strict=True)))
+pairs = zip(params, g2, strict=True)
+print(all(torch.allclose(p.grad, b) for p, b in pairs))
 #> False

@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Linear(3, 1).to(device)
 x = torch.randn(32, 3).to(device)
@@ -14,11 +15,13 @@ loss_fn(model(x), y).backward()
 full = [p.grad.clone() for p in model.parameters()]
 
 model.zero_grad()
-for xb, yb in zip(x.chunk(k), y.chunk(k), strict=True):  # xb: [M, 3], yb: [M, 1]
+for xb, yb in zip(x.chunk(k), y.chunk(k), strict=True):  # xb: [M, 3]
     loss = loss_fn(model(xb), yb) / k  # loss: []
     loss.backward()
 
+# Equal up to float rounding, not bit for bit:
 for p, g in zip(model.parameters(), full, strict=True):
-    torch.testing.assert_close(p.grad, g)  # equal up to float rounding, not bit for bit
-print(all(torch.allclose(p.grad, g) for p, g in zip(model.parameters(), full, strict=True)))
+    torch.testing.assert_close(p.grad, g)
+pairs = zip(model.parameters(), full, strict=True)
+print(all(torch.allclose(p.grad, g) for p, g in pairs))
 #> True

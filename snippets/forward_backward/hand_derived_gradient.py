@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 n, d, m = 16, 3, 2
 model = nn.Linear(d, m).to(device)
@@ -19,13 +20,16 @@ grad_w = 2 / (n * m) * residual.T @ x  # grad_w: [M, D]
 grad_b = 2 / (n * m) * residual.sum(dim=0)  # grad_b: [M]
 torch.testing.assert_close(model.weight.grad, grad_w)
 torch.testing.assert_close(model.bias.grad, grad_b)
-print(torch.allclose(model.weight.grad, grad_w), torch.allclose(model.bias.grad, grad_b))
+w_ok = torch.allclose(model.weight.grad, grad_w)
+b_ok = torch.allclose(model.bias.grad, grad_b)
+print(w_ok, b_ok)
 #> True True
 
 
 # gradcheck compares autograd with finite differences; it needs float64.
 def mse_of_linear(weight, bias):  # weight: [M, D], bias: [M]
-    return nn.functional.mse_loss(x.double() @ weight.T + bias, y.double())  # loss: []
+    pred = x.double() @ weight.T + bias  # pred: [N, M]
+    return nn.functional.mse_loss(pred, y.double())  # loss: []
 
 
 w64 = model.weight.detach().double().requires_grad_()

@@ -2,10 +2,12 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # expect-no-grad: model.0.*
-model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1)).to(device)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+model = model.to(device)
 x = torch.randn(8, 3).to(device)
 y = torch.randn(8, 1).to(device)
 loss_fn = nn.MSELoss()
@@ -18,8 +20,9 @@ print(loss.requires_grad, loss.grad_fn)
 try:
     loss.backward()
 except RuntimeError as err:
-    print(err)
-    #> element 0 of tensors does not require grad and does not have a grad_fn
+    message = str(err)
+print(message)
+#> element 0 of tensors does not require grad and does not have a grad_fn
 
 # Only the first layer under no_grad: backward() succeeds, and says nothing.
 with torch.no_grad():

@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Linear(3, 1).to(device)
 x = torch.randn(8, 3).to(device)
@@ -22,7 +23,8 @@ loss = loss_fn(model(x), y)  # loss: []
 loss.backward(retain_graph=True)
 once = [p.grad.clone() for p in model.parameters()]
 loss.backward()
-print(all(torch.allclose(p.grad, 2 * g) for p, g in zip(model.parameters(), once, strict=True)))
+pairs = zip(model.parameters(), once, strict=True)
+print(all(torch.allclose(p.grad, 2 * g) for p, g in pairs))
 #> True
 
 # A graph that saved no tensors can be walked again: add and sum need none.

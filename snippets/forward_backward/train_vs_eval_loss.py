@@ -2,9 +2,12 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
-model = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(64, 1))
+model = nn.Sequential(
+    nn.Linear(16, 64), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(64, 1)
+)
 model = model.to(device)
 x = torch.randn(32, 16).to(device)
 y = torch.randn(32, 1).to(device)
@@ -18,7 +21,8 @@ train_loss = loss_fn(model(x), y)  # train_loss: []
 model.eval()
 eval_loss = loss_fn(model(x), y)  # eval_loss: []
 eval_again = loss_fn(model(x), y)  # eval_again: []
-print(torch.allclose(train_loss, eval_loss), torch.equal(eval_loss, eval_again))
+same_as_train = torch.allclose(train_loss, eval_loss)
+print(same_as_train, torch.equal(eval_loss, eval_again))
 #> False True
 
 # eval() changes layer behaviour, not autograd: the graph is still recorded.

@@ -2,9 +2,11 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
-model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1)).to(device)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+model = model.to(device)
 x = torch.randn(8, 3).to(device)
 y = torch.randn(8, 1).to(device)
 loss_fn = nn.MSELoss()
@@ -26,5 +28,6 @@ first = [p.grad.clone() for p in model.parameters()]
 
 # A second forward and backward on the same batch, without clearing .grad:
 loss_fn(model(x), y).backward()
-print(all(torch.allclose(p.grad, 2 * g) for p, g in zip(model.parameters(), first, strict=True)))
+pairs = zip(model.parameters(), first, strict=True)
+print(all(torch.allclose(p.grad, 2 * g) for p, g in pairs))
 #> True

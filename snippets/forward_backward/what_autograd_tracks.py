@@ -2,16 +2,23 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Linear(3, 2).to(device)
 x = torch.randn(4, 3).to(device)
+
+
+def name(node):
+    return type(node).__name__
+
+
 print(model.weight.requires_grad, model.bias.requires_grad, x.requires_grad)
 #> True True False
 
 out = model(x)  # out: [B, 2]
 loss = out.pow(2).mean()  # loss: []
-print(out.requires_grad, type(out.grad_fn).__name__, type(loss.grad_fn).__name__)
+print(out.requires_grad, name(out.grad_fn), name(loss.grad_fn))
 #> True AddmmBackward0 MeanBackward0
 print(model.weight.is_leaf, x.is_leaf, out.is_leaf, loss.is_leaf)
 #> True True False False
@@ -19,7 +26,7 @@ print(model.weight.is_leaf, x.is_leaf, out.is_leaf, loss.is_leaf)
 # Walk the recorded graph from the loss back towards the parameters.
 node = loss.grad_fn
 while node.next_functions:
-    print(type(node).__name__, "->", [type(n).__name__ for n, _ in node.next_functions])
+    print(name(node), "->", [name(n) for n, _ in node.next_functions])
     #> MeanBackward0 -> ['PowBackward0']
     #> PowBackward0 -> ['AddmmBackward0']
     #> AddmmBackward0 -> ['AccumulateGrad', 'NoneType', 'TBackward0']

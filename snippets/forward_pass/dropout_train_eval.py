@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 p = 0.25
 dropout = nn.Dropout(p=p).to(device)
@@ -15,11 +16,11 @@ y = dropout(x)  # y: [N, 1000]
 kept = y != 0  # kept: [N, 1000]
 print((~kept).any().item(), kept.any().item())  # some zeroed, some kept
 #> True True
-print(torch.allclose(y[kept], x[kept] / (1 - p)))  # survivors scaled by 1/(1-p)
+print(torch.allclose(y[kept], x[kept] / (1 - p)))  # scaled by 1/(1-p)
 #> True
-print(abs(kept.float().mean().item() - (1 - p)) < 0.01)  # about 1 - p of them kept
+print(abs(kept.float().mean().item() - (1 - p)) < 0.01)  # about 1 - p kept
 #> True
-print(torch.allclose(y.mean(), x.mean(), rtol=0.01))  # the mean is preserved
+print(torch.allclose(y.mean(), x.mean(), rtol=0.01))  # mean preserved
 #> True
 
 dropout.eval()

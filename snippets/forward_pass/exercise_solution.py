@@ -2,13 +2,14 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 class DigitClassifier(nn.Module):
     def __init__(self):
         super().__init__()
-        self.flatten = nn.Flatten()  # keeps dim 0 (the batch), merges the rest
+        self.flatten = nn.Flatten()  # keeps the batch dim, merges the rest
         self.fc1 = nn.Linear(28 * 28, 128)
         self.act = nn.ReLU()
         self.fc2 = nn.Linear(128, 10)

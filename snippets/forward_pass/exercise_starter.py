@@ -4,7 +4,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 class DigitClassifier(nn.Module):
@@ -25,6 +26,6 @@ images = torch.randn(32, 1, 28, 28).to(device)  # images: [B, 1, 28, 28]
 try:
     logits = model(images)
 except RuntimeError as err:
-    # the part of the message that matters (some releases put the op's name in front)
+    # the part that matters: some releases put the op's name in front
     print(re.search(r"mat1 and mat2 shapes .*", str(err)).group())
     #> mat1 and mat2 shapes cannot be multiplied (896x28 and 784x128)

@@ -3,7 +3,8 @@ from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 class SmallNet(nn.Module):

@@ -3,11 +3,13 @@ import torch.nn.functional as F
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # expect-no-grad: backbone.*
-backbone = nn.Sequential(nn.Linear(20, 16), nn.ReLU()).to(device)  # pretrained, say
-head = nn.Linear(16, 3).to(device)  # trainable
+# A backbone (pretrained, say) and a trainable head:
+backbone = nn.Sequential(nn.Linear(20, 16), nn.ReLU()).to(device)
+head = nn.Linear(16, 3).to(device)
 x = torch.randn(8, 20).to(device)  # x: [B, 20]
 target = torch.randint(0, 3, (8,)).to(device)  # target: [B]
 
@@ -30,7 +32,7 @@ print(head.weight.grad is not None, backbone[0].weight.grad is None)
 try:
     head(feats_inf)
 except RuntimeError as err:
-    print(str(err).split(". ")[0])  # the first sentence; the advice after it varies by release
+    print(str(err).split(". ")[0])  # the advice after it varies by release
     #> Inference tensors cannot be saved for backward
 
 # A clone made outside inference mode is a normal tensor, and works.
@@ -41,8 +43,9 @@ print(head(feats_inf.clone()).requires_grad)
 try:
     feats_inf.relu_()
 except RuntimeError as err:
-    print(str(err).split(".")[0])
-    #> Inplace update to inference tensor outside InferenceMode is not allowed
+    message = str(err).split(".")[0]
+print(message)
+#> Inplace update to inference tensor outside InferenceMode is not allowed
 
 # Freezing the parameters also stops the recording, with no context manager.
 backbone.requires_grad_(False)

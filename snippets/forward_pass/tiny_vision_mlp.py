@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 class TinyVisionMLP(nn.Module):

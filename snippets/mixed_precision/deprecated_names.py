@@ -3,20 +3,25 @@ import warnings
 import torch
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     torch.cpu.amp.autocast()  # the old, device-specific names
     torch.cuda.amp.autocast()
     torch.cuda.amp.GradScaler()
-# Without a GPU the CUDA names also warn (UserWarning) that CUDA is missing; keep the others.
-deprecations = [str(w.message) for w in caught if w.category is FutureWarning]
+# Without a GPU the CUDA names also warn (UserWarning) that CUDA is
+# missing; keep the others.
+deprecations = [
+    str(w.message) for w in caught if w.category is FutureWarning
+]
 print(len(deprecations))
 #> 3
-print(deprecations[0])
+print(deprecations[0].replace(". ", ".\n"))
 '''
-`torch.cpu.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cpu', args...)` instead.
+`torch.cpu.amp.autocast(args...)` is deprecated.
+Please use `torch.amp.autocast('cpu', args...)` instead.
 '''
 cuda_messages = [  # the same for the CUDA names, checked word for word
     "`torch.cuda.amp.autocast(args...)` is deprecated. "

@@ -1,25 +1,29 @@
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = torch.randn(32, 16).to(device)  # x: [B, 16]
 y = torch.randn(32, 1).to(device)  # y: [B, 1]
-model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 1)).to(device)
+model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 1))
+model = model.to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 
 
 def gradients(dtype=None, scaler=None):
-    """The gradients of a small loss, with autocast to dtype (None: plain float32)."""
+    """The gradients of a small loss, autocast to dtype (None: float32)."""
     optimizer.zero_grad()
-    with torch.autocast(device.type, dtype=dtype, enabled=dtype is not None):
-        loss = nn.functional.mse_loss(model(x), y) * 1e-7  # loss: [] float32
+    enabled = dtype is not None
+    with torch.autocast(device.type, dtype=dtype, enabled=enabled):
+        loss = F.mse_loss(model(x), y) * 1e-7  # loss: [] float32
     if scaler is None:
         loss.backward()
     else:
         scaler.scale(loss).backward()  # backward from loss * scale
-        scaler.unscale_(optimizer)  # divide the float32 .grad by the scale again
+        scaler.unscale_(optimizer)  # divide the float32 .grad by the scale
     return [p.grad.clone() for p in model.parameters()]
 
 
@@ -32,11 +36,13 @@ def error(grads, reference):
 reference = gradients()  # float32
 fp16 = gradients(torch.float16)
 bf16 = gradients(torch.bfloat16)
-fp16_scaled = gradients(torch.float16, scaler=torch.amp.GradScaler(device.type))
+scaler = torch.amp.GradScaler(device.type)
+fp16_scaled = gradients(torch.float16, scaler=scaler)
 
 bf16_error = error(bf16, reference)
 fp16_error = error(fp16_scaled, reference)
-print("float16, every gradient is zero:", all(bool((g == 0).all()) for g in fp16))
+all_zero = all(bool((g == 0).all()) for g in fp16)
+print("float16, every gradient is zero:", all_zero)
 #> float16, every gradient is zero: True
 print("bfloat16, within 1% of float32:", bf16_error < 0.01)
 #> bfloat16, within 1% of float32: True

@@ -1,24 +1,29 @@
 import copy
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils import clip_grad_norm_
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = (3 * torch.randn(32, 20)).to(device)  # x: [B, 20]
 y = torch.randint(0, 10, (32,)).to(device)  # y: [B]
-model = nn.Sequential(nn.Linear(20, 64), nn.Tanh(), nn.Linear(64, 10)).to(device)
-reference = copy.deepcopy(model)  # one float32 backward on the whole batch, for the check
+model = nn.Sequential(nn.Linear(20, 64), nn.Tanh(), nn.Linear(64, 10))
+model = model.to(device)
+# One float32 backward on the whole batch, for the check:
+reference = copy.deepcopy(model)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 scaler = torch.amp.GradScaler(device.type)
 k = 4  # micro-batches per optimizer step
 
 scales = []
-for xb, yb in zip(x.chunk(k), y.chunk(k), strict=True):  # xb: [M, 20], yb: [M]
+micro_batches = zip(x.chunk(k), y.chunk(k), strict=True)
+for xb, yb in micro_batches:  # xb: [M, 20], yb: [M]
     with torch.autocast(device.type, dtype=torch.float16):
-        loss = nn.functional.cross_entropy(model(xb), yb) / k  # loss: [] float32
+        loss = F.cross_entropy(model(xb), yb) / k  # loss: [] float32
     scaler.scale(loss).backward()  # every micro-batch with the same scale
     scales.append(scaler.get_scale())
 scaler.unscale_(optimizer)  # once per group, after its last micro-batch
@@ -28,12 +33,13 @@ scaler.step(optimizer)
 scaler.update()  # once per group: the scale may change only between steps
 optimizer.zero_grad()
 
-nn.functional.cross_entropy(reference(x), y).backward()
-pairs = list(zip(accumulated, [p.grad for p in reference.parameters()], strict=True))
+F.cross_entropy(reference(x), y).backward()
+ref_grads = [p.grad for p in reference.parameters()]
+pairs = list(zip(accumulated, ref_grads, strict=True))
 error = max(((a - r).norm() / r.norm()).item() for a, r in pairs)
 print(scales)
 #> [65536.0, 65536.0, 65536.0, 65536.0]
 print("the full batch's float32 gradient within 1%:", error < 0.01)
 #> the full batch's float32 gradient within 1%: True
-# The step ends with zero_grad(), so the model's gradients are None on purpose:
+# The step ends with zero_grad(): the gradients are None on purpose.
 # expect-no-grad: model.*

@@ -3,20 +3,24 @@ import warnings
 
 import torch
 from torch import nn
+from torch.optim.lr_scheduler import LinearLR
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = torch.randn(16, 4).to(device)  # x: [B, 4]
 y = (15 * torch.randn(16, 1)).to(device)  # y: [B, 1]
-model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1)).to(device)
+model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+model = model.to(device)
 
 
 def train(skip_aware):
-    """Six steps with a warm-up stepped per iteration: the scheduler's warnings, the lrs used."""
+    """Six steps with a warm-up stepped per iteration: the scheduler's
+    warnings, and the learning rates used."""
     net = copy.deepcopy(model)
     optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
-    scheduler = torch.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.25, total_iters=4)
+    scheduler = LinearLR(optimizer, start_factor=0.25, total_iters=4)
     scaler = torch.amp.GradScaler(device.type)
     applied = []  # the learning rate of every step that changed the weights
     with warnings.catch_warnings(record=True) as caught:
@@ -29,17 +33,21 @@ def train(skip_aware):
             scale, lr = scaler.get_scale(), optimizer.param_groups[0]["lr"]
             scaler.step(optimizer)
             scaler.update()
-            stepped = scaler.get_scale() >= scale  # update() lowers the scale only after a skip
+            # update() lowers the scale only after a skip:
+            stepped = scaler.get_scale() >= scale
             if stepped:
                 applied.append(round(lr, 6))
             if stepped or not skip_aware:
-                scheduler.step()  # after scaler.step(): the documented order
-    return [w for w in caught if "lr_scheduler.step()" in str(w.message)], applied
+                scheduler.step()  # after scaler.step(), as documented
+    warned = [w for w in caught if "lr_scheduler.step()" in str(w.message)]
+    return warned, applied
 
 
 caught, applied = train(skip_aware=False)
-print(len(caught), caught[0].category.__name__, str(caught[0].message).split(". ")[0])
-#> 1 UserWarning Detected call of `lr_scheduler.step()` before `optimizer.step()`
+print(len(caught), caught[0].category.__name__)
+#> 1 UserWarning
+print(str(caught[0].message).split(". ")[0])
+#> Detected call of `lr_scheduler.step()` before `optimizer.step()`
 print("lrs of the real updates:", applied)
 #> lrs of the real updates: [0.008125, 0.01, 0.01]
 

@@ -2,20 +2,24 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = torch.randn(16, 4).to(device)  # x: [B, 4]
 y = torch.randn(16, 1).to(device)  # y: [B, 1]
 model = nn.Linear(4, 1).to(device)
 before = [p.detach().clone() for p in model.parameters()]
 
-# Without a closure, step() only reads .grad. No backward() ran, so there is nothing to use.
+# Without a closure, step() only reads .grad. No backward() ran, so there is
+# nothing to use.
 torch.optim.SGD(model.parameters(), lr=0.1).step()
-unchanged = all(torch.equal(p, b) for p, b in zip(model.parameters(), before, strict=True))
+pairs = zip(model.parameters(), before, strict=True)
+unchanged = all(torch.equal(p, b) for p, b in pairs)
 print(model.weight.grad is None, unchanged)
 #> True True
 
-# LBFGS needs the loss and the gradient several times per step: it asks for a closure.
+# LBFGS needs the loss and the gradient several times per step: it asks for
+# a closure.
 optimizer = torch.optim.LBFGS(model.parameters(), lr=1, max_iter=4)
 losses = []
 
@@ -35,7 +39,8 @@ except TypeError as err:
     #> LBFGS.step() missing 1 required positional argument: 'closure'
 
 optimizer.step(closure)
-print(len(losses), losses[-1] < losses[0])  # one step, four forward and backward passes
+# One step, four forward and backward passes:
+print(len(losses), losses[-1] < losses[0])
 #> 4 True
-print(model.weight.grad is not None)  # filled by the closure's backward(), inside step()
+print(model.weight.grad is not None)  # set by the closure, inside step()
 #> True

@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = torch.randn(16, 4).to(device)  # x: [B, 4]
 y = torch.randn(16, 1).to(device)  # y: [B, 1]
@@ -20,13 +21,16 @@ for _ in range(2):
     grads.append(model.weight.grad.clone())
     optimizer.step()
 
-state = optimizer.state[model.weight]  # a dict per parameter, keyed by the parameter itself
+# A dict per parameter, keyed by the parameter itself:
+state = optimizer.state[model.weight]
 print(len(optimizer.state), sorted(state))
 #> 2 ['momentum_buffer']
-print(state["momentum_buffer"].shape, optimizer.state[model.bias]["momentum_buffer"].shape)
+bias_state = optimizer.state[model.bias]
+print(state["momentum_buffer"].shape, bias_state["momentum_buffer"].shape)
 #> torch.Size([1, 4]) torch.Size([1])
 
 # buf = momentum * buf + grad (the first step starts buf at grad)
-torch.testing.assert_close(state["momentum_buffer"], 0.9 * grads[0] + grads[1])
-print(torch.allclose(state["momentum_buffer"], 0.9 * grads[0] + grads[1]))
+expected = 0.9 * grads[0] + grads[1]  # expected: [1, 4]
+torch.testing.assert_close(state["momentum_buffer"], expected)
+print(torch.allclose(state["momentum_buffer"], expected))
 #> True

@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Linear(4, 1).to(device)
 
@@ -16,13 +17,15 @@ def one_cycle(optimizer, **kwargs):
 sgd = torch.optim.SGD(model.parameters(), lr=0.1)
 print(sgd.param_groups[0]["momentum"])  # plain SGD, as built
 #> 0
-one_cycle(sgd)  # the default, cycle_momentum=True, writes a momentum into the group
+# The default, cycle_momentum=True, writes a momentum into the group:
+one_cycle(sgd)
 print(sgd.param_groups[0]["momentum"], sgd.param_groups[0]["base_momentum"])
 #> 0.95 0.85
 
 plain = torch.optim.SGD(model.parameters(), lr=0.1)
 one_cycle(plain, cycle_momentum=False)  # schedules the learning rate only
-print(plain.param_groups[0]["momentum"], round(plain.param_groups[0]["lr"], 3))
+group = plain.param_groups[0]
+print(group["momentum"], round(group["lr"], 3))
 #> 0 0.004
 
 adam = torch.optim.Adam(model.parameters(), lr=0.1)

@@ -2,14 +2,19 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
-model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 3)).to(device)
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 3))
+model = model.to(device)
 head = model[2]
 
 try:  # model.parameters() already contains the head's parameters
     torch.optim.SGD(
-        [{"params": model.parameters()}, {"params": head.parameters(), "lr": 1e-2}],
+        [
+            {"params": model.parameters()},
+            {"params": head.parameters(), "lr": 1e-2},
+        ],
         lr=1e-4,
     )
 except ValueError as err:

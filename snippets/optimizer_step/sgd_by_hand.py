@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 x = torch.randn(16, 4).to(device)  # x: [B, 4]
 y = torch.randn(16, 1).to(device)  # y: [B, 1]
@@ -22,15 +23,19 @@ w_storage = model.weight.data_ptr()
 
 optimizer.step()
 
-torch.testing.assert_close(model.weight, w_expected)  # raises if step() did anything else
+# assert_close raises if step() did anything else:
+torch.testing.assert_close(model.weight, w_expected)
 torch.testing.assert_close(model.bias, b_expected)
-print(torch.allclose(model.weight, w_expected), torch.allclose(model.bias, b_expected))
+w_ok = torch.allclose(model.weight, w_expected)
+b_ok = torch.allclose(model.bias, b_expected)
+print(w_ok, b_ok)
 #> True True
-print(model.weight.data_ptr() == w_storage)  # updated in place: the same tensor
+print(model.weight.data_ptr() == w_storage)  # in place: the same tensor
 #> True
-print(torch.equal(model.weight.grad, w_grad))  # step() reads .grad, never clears it
+print(torch.equal(model.weight.grad, w_grad))  # step() never clears .grad
 #> True
-print(model.weight.is_leaf, model.weight.requires_grad)  # still a trainable leaf
+# Still a trainable leaf:
+print(model.weight.is_leaf, model.weight.requires_grad)
 #> True True
 print(len(optimizer.state))  # plain SGD keeps no state between steps
 #> 0

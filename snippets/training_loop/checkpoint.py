@@ -6,18 +6,22 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y
 X = torch.randn(256, 20)  # X: [N, 20]
 y = (X[:, :3].sum(dim=1) > 0).long()  # y: [N]
 shuffle_rng = torch.Generator().manual_seed(0)
-loader = DataLoader(TensorDataset(X, y), batch_size=64, shuffle=True, generator=shuffle_rng)
+loader = DataLoader(
+    TensorDataset(X, y), batch_size=64, shuffle=True, generator=shuffle_rng
+)
 loss_fn = nn.CrossEntropyLoss()
 
 
 def make_model():
-    return nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 2)).to(device)
+    model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 2))
+    return model.to(device)
 
 
 def train_step(model, optimizer, xb, yb):  # xb: [B, 20], yb: [B]
@@ -35,7 +39,11 @@ for xb, yb in loader:  # one epoch; xb: [B, 20], yb: [B]
 
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "checkpoint.pt")
-    checkpoint = {"epoch": 1, "model": model.state_dict(), "optimizer": optimizer.state_dict()}
+    checkpoint = {
+        "epoch": 1,
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+    }
     torch.save(checkpoint, path)
     loaded = torch.load(path, map_location="cpu", weights_only=True)
 print(os.path.exists(path))  # the directory and the file are gone
@@ -43,11 +51,14 @@ print(os.path.exists(path))  # the directory and the file are gone
 print(sorted(loaded), loaded["epoch"])
 #> ['epoch', 'model', 'optimizer'] 1
 
-# A new process would start here: build the objects, then pour the saved state into them.
+# A new process would start here: build the objects, then pour the saved
+# state into them.
 restored = make_model()  # fresh random weights, on device...
 restored_optimizer = torch.optim.Adam(restored.parameters(), lr=0.01)
-restored.load_state_dict(loaded["model"])  # ...overwritten in place by the saved ones
-restored_optimizer.load_state_dict(loaded["optimizer"])  # moved to the parameters' device
+# ...overwritten in place by the saved ones; the optimizer's state is moved
+# to its parameters' device:
+restored.load_state_dict(loaded["model"])
+restored_optimizer.load_state_dict(loaded["optimizer"])
 start_epoch = loaded["epoch"]  # the next epoch to run (epochs count from 0)
 
 x_check = X[:8].to(device)  # x_check: [B, 20]
@@ -57,8 +68,8 @@ with torch.inference_mode():
     print(torch.equal(model(x_check), restored(x_check)))
     #> True
 
-# Resume: one more step on the same batch for the original, the restored model,
-# and a restored model whose optimizer state was NOT loaded.
+# Resume: one more step on the same batch for the original, the restored
+# model, and a restored model whose optimizer state was NOT loaded.
 forgetful = make_model()
 forgetful.load_state_dict(loaded["model"])
 forgetful_optimizer = torch.optim.Adam(forgetful.parameters(), lr=0.01)
@@ -69,10 +80,12 @@ train_step(forgetful, forgetful_optimizer, xb, yb)
 
 
 def same_parameters(a, b):
-    return all(torch.equal(p, q) for p, q in zip(a.parameters(), b.parameters(), strict=True))
+    pairs = zip(a.parameters(), b.parameters(), strict=True)
+    return all(torch.equal(p, q) for p, q in pairs)
 
 
-print(same_parameters(model, restored))  # the same next step as the original
+print(same_parameters(model, restored))  # same next step as the original
 #> True
-print(same_parameters(model, forgetful))  # Adam's moments and step count were lost
+# Adam's moments and step count were lost:
+print(same_parameters(model, forgetful))
 #> False

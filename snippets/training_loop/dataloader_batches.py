@@ -2,7 +2,8 @@ import torch
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y, first, second, again, plain, disturbed
 X = torch.randn(100, 20)  # X: [N, 20]
@@ -14,12 +15,20 @@ print(len(dataset), x0.shape, y0.shape)
 
 
 def make_loader():
-    shuffle_rng = torch.Generator().manual_seed(0)  # the shuffle order has its own generator
-    return DataLoader(dataset, batch_size=32, shuffle=True, generator=shuffle_rng, num_workers=0)
+    # The shuffle order has its own generator:
+    shuffle_rng = torch.Generator().manual_seed(0)
+    return DataLoader(
+        dataset,
+        batch_size=32,
+        shuffle=True,
+        generator=shuffle_rng,
+        num_workers=0,
+    )
 
 
 loader = make_loader()
-print(len(loader), [len(yb) for _, yb in loader])  # the last batch is smaller
+sizes = [len(yb) for _, yb in loader]
+print(len(loader), sizes)  # the last batch is smaller
 #> 4 [32, 32, 32, 4]
 
 xb, yb = next(iter(loader))  # xb: [B, 20], yb: [B]
@@ -40,16 +49,19 @@ second = epoch_order(loader)  # second: [N]
 print(torch.equal(first, second))  # every epoch is reshuffled
 #> False
 
-torch.randn(1000)  # use the global generator, as model init or dropout would
+torch.randn(1000)  # use the global generator, as init or dropout would
 again = epoch_order(make_loader())  # again: [N]
-print(torch.equal(first, again))  # same seed, same order, whatever the global generator did
+# Same seed, same order, whatever the global generator did:
+print(torch.equal(first, again))
 #> True
 
-plain_loader = DataLoader(dataset, batch_size=32, shuffle=True)  # no generator of its own
+# No generator of its own:
+plain_loader = DataLoader(dataset, batch_size=32, shuffle=True)
 torch.manual_seed(0)
 plain = epoch_order(plain_loader)  # plain: [N]
 torch.manual_seed(0)
 torch.randn(1000)  # the same seed, but something else drew numbers first
 disturbed = epoch_order(plain_loader)  # disturbed: [N]
-print(torch.equal(plain, disturbed))  # the order followed the global generator
+# The order followed the global generator:
+print(torch.equal(plain, disturbed))
 #> False

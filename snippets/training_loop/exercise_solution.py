@@ -7,18 +7,23 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y
 X = torch.randn(320, 20)  # X: [N, 20]
 y = (X[:, :3].sum(dim=1) > 0).long()  # y: [N]
 shuffle_rng = torch.Generator().manual_seed(0)
+train_set = TensorDataset(X[:256], y[:256])
 train_loader = DataLoader(
-    TensorDataset(X[:256], y[:256]), batch_size=64, shuffle=True, generator=shuffle_rng
+    train_set, batch_size=64, shuffle=True, generator=shuffle_rng
 )
 val_loader = DataLoader(TensorDataset(X[256:], y[256:]), batch_size=64)
 
-model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Dropout(p=0.2), nn.Linear(32, 2)).to(device)
+model = nn.Sequential(
+    nn.Linear(20, 32), nn.ReLU(), nn.Dropout(p=0.2), nn.Linear(32, 2)
+)
+model = model.to(device)
 loss_fn = nn.CrossEntropyLoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 
@@ -54,12 +59,18 @@ for _ in range(2):
 
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "checkpoint.pt")
-    torch.save({"epoch": 2, "model": model.state_dict(), "optimizer": optimizer.state_dict()}, path)
+    state = {
+        "epoch": 2,
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+    }
+    torch.save(state, path)
     try:
         checkpoint = torch.load(path, weights_only=True)
         loads_safely = True
     except pickle.UnpicklingError:
         loads_safely = False
 
-print(isinstance(train_loss, float), all(trained_in_train_mode), loads_safely)
+is_float = isinstance(train_loss, float)
+print(is_float, all(trained_in_train_mode), loads_safely)
 #> True True True

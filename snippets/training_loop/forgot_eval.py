@@ -3,14 +3,18 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y
 X = torch.randn(128, 20)  # X: [N, 20]
 y = torch.randint(0, 3, (128,))  # y: [N]
-val_loader = DataLoader(TensorDataset(X, y), batch_size=64, num_workers=0)
+loader = DataLoader(TensorDataset(X, y), batch_size=64, num_workers=0)
 
-model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(64, 3)).to(device)
+model = nn.Sequential(
+    nn.Linear(20, 64), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(64, 3)
+)
+model = model.to(device)
 loss_fn = nn.CrossEntropyLoss()
 
 
@@ -26,9 +30,9 @@ def validation_loss(model, loader):
 
 print(model.training)  # a fresh module starts in training mode
 #> True
-print(validation_loss(model, val_loader) == validation_loss(model, val_loader))
+print(validation_loss(model, loader) == validation_loss(model, loader))
 #> False
 
 model.eval()  # dropout off: the model is a fixed function of its input
-print(validation_loss(model, val_loader) == validation_loss(model, val_loader))
+print(validation_loss(model, loader) == validation_loss(model, loader))
 #> True

@@ -3,18 +3,23 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y
 X = torch.randn(256, 20)  # X: [N, 20]
 y = (X[:, :3].sum(dim=1) > 0).long()  # y: [N]
 shuffle_rng = torch.Generator().manual_seed(0)
+train_set = TensorDataset(X[:192], y[:192])
 train_loader = DataLoader(
-    TensorDataset(X[:192], y[:192]), batch_size=64, shuffle=True, generator=shuffle_rng
+    train_set, batch_size=64, shuffle=True, generator=shuffle_rng
 )
 val_loader = DataLoader(TensorDataset(X[192:], y[192:]), batch_size=64)
 
-model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(32, 2)).to(device)
+model = nn.Sequential(
+    nn.Linear(20, 32), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(32, 2)
+)
+model = model.to(device)
 loss_fn = nn.CrossEntropyLoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 
@@ -44,13 +49,14 @@ def evaluate(model, loader):
 model.train()  # called once, before the loop
 for epoch in range(2):
     modes = train_one_epoch(model, train_loader)
-    print(epoch, all(modes), any(modes))  # did every step / any step train in train mode?
+    # Did every step, and did any step, train in train mode?
+    print(epoch, all(modes), any(modes))
     #> 0 True True
     #> 1 False False
     evaluate(model, val_loader)
 
 xb = X[:64].to(device)  # xb: [B, 20]
-print(torch.equal(model(xb), model(xb)))  # still in eval mode: dropout does nothing
+print(torch.equal(model(xb), model(xb)))  # eval mode still: dropout is off
 #> True
 model.train()  # the fix: switch back before every training epoch
 print(torch.equal(model(xb), model(xb)))  # dropout is active again

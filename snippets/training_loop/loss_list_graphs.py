@@ -1,16 +1,20 @@
+import textwrap
+
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y
 X = torch.randn(256, 20)  # X: [N, 20]
 y = (X[:, :3].sum(dim=1) > 0).long()  # y: [N]
 loader = DataLoader(TensorDataset(X, y), batch_size=64, num_workers=0)
 
-model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 2)).to(device)
+model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 2))
+model = model.to(device)
 loss_fn = nn.CrossEntropyLoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 
@@ -27,31 +31,41 @@ for xb, yb in loader:  # xb: [B, 20], yb: [B]
     running += loss
     numbers.append(loss.item())
 
-print(losses[0].requires_grad, losses[0].grad_fn is not None)  # each one holds its graph
+# Each one holds its graph:
+print(losses[0].requires_grad, losses[0].grad_fn is not None)
 #> True True
-print(running.requires_grad, running.grad_fn is not None)  # one graph linking every step
+# One graph linking every step:
+print(running.requires_grad, running.grad_fn is not None)
 #> True True
 print(isinstance(numbers[0], float))  # a float holds no graph
 #> True
 kept = loss.detach()  # kept: []
-print(kept.requires_grad, kept.grad_fn is None)  # a tensor cut from the graph holds none either
+# A tensor cut from the graph holds none either:
+print(kept.requires_grad, kept.grad_fn is None)
 #> False True
 
-# backward() freed the activations each graph had saved; the graph's nodes remain
+# backward() freed the activations each graph had saved; its nodes remain
 try:
     saved = losses[0].grad_fn._saved_self
 except RuntimeError as err:
-    print(str(err).split(". ")[0])
+    print(textwrap.fill(str(err).split(". ")[0], width=70))
     '''
-    Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed)
+    Trying to backward through the graph a second time (or directly access
+    saved tensors after they have already been freed)
     '''
 
 # Without backward() (validation outside inference_mode), nothing frees them
 model.eval()
-val_losses = [loss_fn(model(xb.to(device)), yb.to(device)) for xb, yb in loader]
-print(isinstance(val_losses[0].grad_fn._saved_self, torch.Tensor))  # activations still held
+val_losses = [
+    loss_fn(model(xb.to(device)), yb.to(device)) for xb, yb in loader
+]
+saved = val_losses[0].grad_fn._saved_self  # activations still held
+print(isinstance(saved, torch.Tensor))
 #> True
 with torch.inference_mode():
-    val_numbers = [loss_fn(model(xb.to(device)), yb.to(device)).item() for xb, yb in loader]
+    val_numbers = [
+        loss_fn(model(xb.to(device)), yb.to(device)).item()
+        for xb, yb in loader
+    ]
 print(isinstance(val_numbers[0], float))
 #> True

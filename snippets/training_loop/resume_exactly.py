@@ -3,10 +3,12 @@ import tempfile
 
 import torch
 from torch import nn
+from torch.optim.lr_scheduler import StepLR
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 # stays-on-cpu: X, y
 X = torch.randn(256, 20)  # X: [N, 20]
@@ -15,14 +17,20 @@ loss_fn = nn.CrossEntropyLoss()
 epochs = 3
 
 
-def start():  # what the script does first, in the first process and in the resumed one
+# What the script does first, in the first process and in the resumed one:
+def start():
     torch.manual_seed(0)
-    layers = [nn.Linear(20, 32), nn.ReLU(), nn.Dropout(p=0.2), nn.Linear(32, 2)]
-    model = nn.Sequential(*layers).to(device)
+    model = nn.Sequential(
+        nn.Linear(20, 32), nn.ReLU(), nn.Dropout(p=0.2), nn.Linear(32, 2)
+    )
+    model = model.to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
+    scheduler = StepLR(optimizer, step_size=2, gamma=0.5)
     shuffle_rng = torch.Generator().manual_seed(0)
-    loader = DataLoader(TensorDataset(X, y), batch_size=64, shuffle=True, generator=shuffle_rng)
+    dataset = TensorDataset(X, y)
+    loader = DataLoader(
+        dataset, batch_size=64, shuffle=True, generator=shuffle_rng
+    )
     return model, optimizer, scheduler, loader
 
 
@@ -36,10 +44,12 @@ def train_epoch(model, optimizer, scheduler, loader):
     scheduler.step()
 
 
-def get_rng_states():  # dropout draws from the generator of the device it runs on
+# Dropout draws from the generator of the device it runs on.
+def get_rng_states():
     states = {"cpu": torch.get_rng_state()}
     if device.type != "cpu":
-        states[device.type] = torch.get_device_module(device).get_rng_state()
+        module = torch.get_device_module(device)
+        states[device.type] = module.get_rng_state()
     return states
 
 
@@ -55,7 +65,8 @@ for _ in range(epochs):
     train_epoch(model, optimizer, scheduler, loader)
 reference = [p.detach().clone() for p in model.parameters()]
 
-# The same run, stopped after one epoch with a checkpoint of everything the rest depends on.
+# The same run, stopped after one epoch with a checkpoint of everything the
+# rest depends on.
 model, optimizer, scheduler, loader = start()
 train_epoch(model, optimizer, scheduler, loader)
 checkpoint = {
@@ -69,12 +80,14 @@ checkpoint = {
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "checkpoint.pt")
     torch.save(checkpoint, path)
-    loaded = torch.load(path, map_location="cpu", weights_only=True)  # every part loads safely
+    # Every part loads safely:
+    loaded = torch.load(path, map_location="cpu", weights_only=True)
 print(sorted(loaded))
 #> ['epoch', 'loader_rng', 'model', 'optimizer', 'rng', 'scheduler']
 
 
-def resume(leave_out=None):  # a new process: start(), load the checkpoint, run the other epochs
+# A new process: start(), load the checkpoint, run the other epochs.
+def resume(leave_out=None):
     model, optimizer, scheduler, loader = start()
     model.load_state_dict(loaded["model"])
     optimizer.load_state_dict(loaded["optimizer"])
@@ -86,10 +99,12 @@ def resume(leave_out=None):  # a new process: start(), load the checkpoint, run 
         set_rng_states(loaded["rng"])
     for _ in range(loaded["epoch"], epochs):
         train_epoch(model, optimizer, scheduler, loader)
-    return all(torch.equal(p, r) for p, r in zip(model.parameters(), reference, strict=True))
+    pairs = zip(model.parameters(), reference, strict=True)
+    return all(torch.equal(p, r) for p, r in pairs)
 
 
-print("all restored:", resume())  # the same weights as the run that never stopped
+# The same weights as the run that never stopped:
+print("all restored:", resume())
 #> all restored: True
 for part in ("scheduler", "loader_rng", "rng"):
     print(f"without {part}:", resume(leave_out=part))

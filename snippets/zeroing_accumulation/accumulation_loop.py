@@ -4,13 +4,16 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
-model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1)).to(device)
-reference = copy.deepcopy(model)  # trained on whole groups, for the check below
+model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+model = model.to(device)
+reference = copy.deepcopy(model)  # trained on whole groups, for the check
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 loss_fn = nn.MSELoss()
-micro_batches = [(torch.randn(8, 4).to(device), torch.randn(8, 1).to(device)) for _ in range(10)]
+micro_batches = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(10)]
+micro_batches = [(xb.to(device), yb.to(device)) for xb, yb in micro_batches]
 
 k = 4  # micro-batches per optimizer step
 n = len(micro_batches)  # 10 = 4 + 4 + 2: the last group is partial
@@ -26,7 +29,7 @@ for i, (xb, yb) in enumerate(micro_batches):  # xb: [M, 4], yb: [M, 1]
         optimizer.step()
         optimizer.zero_grad()
 
-# The check: one full-batch step per group, on all of the group's samples at once.
+# The check: one full-batch step per group, on all its samples at once.
 ref_optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
 for start, grads in zip(range(0, n, k), step_grads, strict=True):
     group = micro_batches[start : start + k]
@@ -36,10 +39,11 @@ for start, grads in zip(range(0, n, k), step_grads, strict=True):
     ref_optimizer.zero_grad()
     loss_fn(reference(x_group), y_group).backward()
     pairs = list(zip(reference.parameters(), grads, strict=True))
-    for p, g in pairs:
-        torch.testing.assert_close(g, p.grad)  # raises, naming the difference, if they differ
+    for p, g in pairs:  # assert_close raises, naming any difference
+        torch.testing.assert_close(g, p.grad)
     same = all(torch.allclose(g, p.grad, atol=1e-6) for p, g in pairs)
-    print(f"{len(group)} micro-batches vs one batch of {len(x_group)}: same gradient {same}")
+    line = f"{len(group)} micro-batches vs one batch of {len(x_group)}"
+    print(f"{line}: same gradient {same}")
     #> 4 micro-batches vs one batch of 32: same gradient True
     #> 4 micro-batches vs one batch of 32: same gradient True
     #> 2 micro-batches vs one batch of 16: same gradient True
@@ -47,7 +51,8 @@ for start, grads in zip(range(0, n, k), step_grads, strict=True):
 
 params = zip(model.parameters(), reference.parameters(), strict=True)
 same_weights = all(torch.allclose(p, q, atol=1e-6) for p, q in params)
-print(f"{len(step_grads)} optimizer steps, same weights as the reference: {same_weights}")
+line = f"{len(step_grads)} optimizer steps, same weights as the reference"
+print(f"{line}: {same_weights}")
 #> 3 optimizer steps, same weights as the reference: True
-# The loop ends with zero_grad(), so the model's gradients are None on purpose:
+# The loop ends with zero_grad(): the model's gradients are None on purpose.
 # expect-no-grad: model.*

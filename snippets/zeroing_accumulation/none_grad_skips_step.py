@@ -1,8 +1,11 @@
+from functools import partial
+
 import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 class TwoBranch(nn.Module):
@@ -21,10 +24,10 @@ x = torch.randn(16, 4).to(device)  # x: [B, 4]
 y = torch.randn(16, 1).to(device)  # y: [B, 1]
 loss_fn = nn.MSELoss()
 optimizers = {
-    "SGD": lambda params: torch.optim.SGD(params, lr=0.1),
-    "SGD momentum": lambda params: torch.optim.SGD(params, lr=0.1, momentum=0.9),
-    "SGD weight_decay": lambda params: torch.optim.SGD(params, lr=0.1, weight_decay=0.01),
-    "AdamW": lambda params: torch.optim.AdamW(params, lr=0.1),
+    "SGD": partial(torch.optim.SGD, lr=0.1),
+    "SGD momentum": partial(torch.optim.SGD, lr=0.1, momentum=0.9),
+    "SGD weight_decay": partial(torch.optim.SGD, lr=0.1, weight_decay=0.01),
+    "AdamW": partial(torch.optim.AdamW, lr=0.1),
 }
 
 for name, make_optimizer in optimizers.items():

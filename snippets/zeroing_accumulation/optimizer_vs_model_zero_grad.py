@@ -2,7 +2,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 class Net(nn.Module):
@@ -16,7 +17,8 @@ class Net(nn.Module):
 
 
 def with_grad(module):
-    return [name for name, p in module.named_parameters() if p.grad is not None]
+    named = module.named_parameters()
+    return [name for name, p in named if p.grad is not None]
 
 
 model = Net().to(device)
@@ -24,7 +26,7 @@ x = torch.randn(16, 4).to(device)  # x: [B, 4]
 y = torch.randn(16, 1).to(device)  # y: [B, 1]
 loss_fn = nn.MSELoss()
 
-# 1. One optimizer holding every parameter: both calls clear the same gradients.
+# 1. One optimizer for all parameters: both calls clear the same gradients.
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 loss_fn(model(x), y).backward()
 optimizer.zero_grad()
@@ -35,7 +37,7 @@ model.zero_grad()
 print(with_grad(model))
 #> []
 
-# 2. One optimizer per part: each zero_grad() clears only its own parameters.
+# 2. One optimizer per part: each zero_grad() clears only its parameters.
 body_optimizer = torch.optim.SGD(model.body.parameters(), lr=0.1)
 head_optimizer = torch.optim.Adam(model.head.parameters(), lr=1e-3)
 loss_fn(model(x), y).backward()
@@ -46,7 +48,8 @@ model.zero_grad()
 print(with_grad(model))
 #> []
 
-# 3. A parameter outside the model (a learnable loss scale): only the optimizer reaches it.
+# 3. A parameter outside the model (a learnable loss scale): only the
+# optimizer reaches it.
 log_scale = nn.Parameter(torch.zeros((), device=device))  # log_scale: []
 optimizer = torch.optim.SGD([*model.parameters(), log_scale], lr=0.1)
 (loss_fn(model(x), y) * log_scale.exp()).backward()
@@ -56,5 +59,5 @@ print(with_grad(model), log_scale.grad is None)
 optimizer.zero_grad()
 print(with_grad(model), log_scale.grad is None)
 #> [] True
-# Every gradient was cleared on purpose, so the suite is told not to expect any:
+# Every gradient was cleared on purpose; the suite is told to expect none:
 # expect-no-grad: model.*

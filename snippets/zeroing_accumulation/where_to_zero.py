@@ -2,15 +2,18 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 
 def make_model():
-    return nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1)).to(device)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+    return model.to(device)
 
 
 initial = make_model().state_dict()
-batches = [(torch.randn(8, 4).to(device), torch.randn(8, 1).to(device)) for _ in range(5)]
+batches = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(5)]
+batches = [(xb.to(device), yb.to(device)) for xb, yb in batches]
 loss_fn = nn.MSELoss()
 
 
@@ -38,13 +41,14 @@ for xb, yb in batches:  # xb: [B, 4], yb: [B, 1]
 model_bug, optimizer_bug = fresh_start()
 for xb, yb in batches:  # xb: [B, 4], yb: [B, 1]
     loss_fn(model_bug(xb), yb).backward()
-    optimizer_bug.zero_grad()  # throws away the gradient backward just computed
+    optimizer_bug.zero_grad()  # discards the gradient just computed
     optimizer_bug.step()
 
 params = zip(model_a.parameters(), model_b.parameters(), strict=True)
 print(all(torch.equal(pa, pb) for pa, pb in params))
 #> True
-print(all(torch.equal(p, initial[name]) for name, p in model_bug.named_parameters()))
+named = model_bug.named_parameters()
+print(all(torch.equal(p, initial[name]) for name, p in named))
 #> True
-# B and the bug end with zero_grad(), so their gradients are None on purpose:
+# B and the bug end with zero_grad(): their gradients are None on purpose.
 # expect-no-grad: model_b.*, model_bug.*

@@ -4,7 +4,8 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
 
 model = nn.Linear(4, 1).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -14,7 +15,8 @@ loss_fn = nn.MSELoss()
 
 # The default of set_to_none, in both places:
 for zero_grad in (torch.optim.Optimizer.zero_grad, nn.Module.zero_grad):
-    print(zero_grad.__qualname__, inspect.signature(zero_grad).parameters["set_to_none"].default)
+    default = inspect.signature(zero_grad).parameters["set_to_none"].default
+    print(zero_grad.__qualname__, default)
     #> Optimizer.zero_grad True
     #> Module.zero_grad True
 
@@ -28,12 +30,13 @@ except AttributeError as err:
     print(err)
     #> 'NoneType' object has no attribute 'norm'
 
-# Code that reads .grad between zero_grad() and backward() must allow for None:
-norms = {name: p.grad.norm() for name, p in model.named_parameters() if p.grad is not None}
+# Code reading .grad between zero_grad() and backward() must allow None:
+named = model.named_parameters()
+norms = {name: p.grad.norm() for name, p in named if p.grad is not None}
 print(norms)
 #> {}
 
 loss_fn(model(x), y).backward()
-optimizer.zero_grad(set_to_none=False)  # the old behaviour: tensors of zeros, kept
+optimizer.zero_grad(set_to_none=False)  # the old behaviour: zero tensors
 print(model.weight.grad.shape, model.weight.grad.abs().sum().item())
 #> torch.Size([1, 4]) 0.0

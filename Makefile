@@ -8,7 +8,10 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (README, Contributing).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-torch build bench lighthouse notebooks lock clean FORCE
+.PHONY: serve test test-torch check check-page build bench lighthouse notebooks lock clean FORCE
+# Where each run of the checks leaves its verification record, and the build reads
+# them (sitelib/site/records.py; mkdocs.yml, extra.records).
+RECORDS ?= .records
 
 # The .pth file that puts this checkout on a venv's import path ($(1): the venv's python).
 write-pth = $(1) -c 'import sys, sysconfig, pathlib; pathlib.Path(sysconfig.get_path("purelib"), "training-step-docs.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
@@ -27,7 +30,22 @@ serve: $(STAMP)
 
 # Two processes: the built site's tests in one, everything else in the other (tests/conftest.py).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --records $(RECORDS) $(PYTEST_ARGS)
+
+# An author's loop: every check of one example (`make check FILE=snippets/x/y.py`, or a
+# page's fences: FILE=docs/page.md), as the suite runs it: lint, run, output, shapes,
+# gradients, devices, as on an accelerator, and as pasted in a fresh process.
+check: $(STAMP)
+	@test -n "$(FILE)" || { echo "usage: make check FILE=snippets/forward_pass/call_vs_forward.py" >&2; exit 2; }
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_examples.py tests/test_fresh.py \
+	  $(foreach f,$(FILE),--example $(f)) $(PYTEST_ARGS)
+
+# One page's browser checks against the site `make build` left in site/ (build first
+# after an edit): `make check-page PAGE=forward_pass/` (PAGE= for the home page).
+check-page: $(STAMP)
+	@test -d site || { echo "no site/: run make build first" >&2; exit 2; }
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser --built-site site \
+	  --browser-pages "$(PAGE)" -m tour $(PYTEST_ARGS)
 
 # `make test-torch VERSION=2.15.0` (or VERSION=latest, the newest release on the index):
 # the example, notebook and site checks, not the browser ones, against that torch release
@@ -64,7 +82,7 @@ endif
 test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 	@test -n "$(VERSION)" || { echo "usage: make test-torch VERSION=2.15.0 (or VERSION=latest)" >&2; exit 2; }
 	$(TORCH_VENV)/bin/python -m pytest -m "not browser" -p no:cacheprovider --torch-report \
-	  $(TORCH_TESTS) $(PYTEST_ARGS)
+	  --records $(RECORDS) $(TORCH_TESTS) $(PYTEST_ARGS)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

@@ -8,7 +8,11 @@ title and its ``<h1>``, and on the notebooks of the same chapters), and keeps th
 
 Each page of a chapter gets ``page.meta["chapter"]`` (``on_page_context``): its
 number, the part of the chapter it is, its notebook's links, "Ask about this page",
-its verification record. ``overrides/partials/content.html`` draws the header under
+its verification record (:mod:`sitelib.site.records`: the devices and torch releases
+its examples last passed on, read from ``extra.records``; none read: "no recorded
+runs"; a release outside the supported range is shown apart, with an INFO line in
+the build's log, so that a newer release's weekly run cannot fail a ``--strict``
+build). ``overrides/partials/content.html`` draws the header under
 the title and the footer at the end. A chapter page's own ``# Title`` is left out of
 its Markdown (``on_page_markdown``): the title comes from the navigation, numbered.
 The home page gets ``page.meta["chapters"]``, the list that
@@ -19,18 +23,20 @@ of the navigation: the chapters (with the home page), or the notebooks.
 from __future__ import annotations
 
 import html
+import logging
 import re
-from importlib.metadata import version
+from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from sitelib.site import records
 from sitelib.site.layout import CHAPTERS_SECTION, chapters_in
 from sitelib.site.notebooks import notebook_links
 
-TORCH_VERSION = version("torch")
+log = logging.getLogger("mkdocs.hooks.chapter")
 LEADING_H1 = re.compile(r"\A\s*#\s+[^\n]*\n")
 
 
@@ -86,6 +92,28 @@ def on_page_markdown(markdown, page, config, files):
     return markdown
 
 
+def _record(chapter: dict, config) -> list[dict]:
+    """What the verification records say of this chapter's examples, per device."""
+    root = Path(config.config_file_path).parent
+    folder = Path(config.extra.get("records") or ".records")
+    found = records.load(folder if folder.is_absolute() else root / folder)
+    digests = [
+        records.source_hash(source)
+        for page in chapter["pages"]
+        for source in records.page_sources(root / "docs" / page, root)
+    ]
+    torch = config.extra.get("torch") or {}
+    verified = records.latest(found, digests, torch["oldest"], torch["newest_verified"])
+    for v in verified:
+        if not v.supported:
+            log.info(
+                "verification record: torch %s (%s) is outside the supported range %s to %s; "
+                "the chapters show it apart",
+                v.release, v.device, torch["oldest"], torch["newest_verified"],
+            )
+    return records.summary(verified) if found else []
+
+
 def _inline_code(text: str) -> str:
     """Front matter's plain text as HTML, with its `code` spans."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
@@ -128,7 +156,7 @@ def on_page_context(context, page, config, nav):
             if notebook and part == 1
             else None,
             "ask": f"{config['repo_url'].rstrip('/')}/issues/new?{ask}",
-            "torch_version": TORCH_VERSION,
+            "record": _record(chapter, config),
         }
     elif page.file.src_uri == "index.md":
         page.meta["chapters"] = [

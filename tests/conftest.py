@@ -1,5 +1,8 @@
 """Suite-wide options: ``--device cpu|cuda`` chooses where every example runs;
-``--torch-report`` (``make test-torch``) reports each example and the torch release."""
+``--torch-report`` (``make test-torch``) reports each example and the torch release;
+``--records DIR`` keeps a verification record of the run there (``make test``,
+``make test-torch``: sitelib/site/records.py); ``--example FILE`` checks only that
+snippet or page's examples (``make check``)."""
 
 from __future__ import annotations
 
@@ -27,6 +30,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the browser tour visits only these pages (forward_pass/; '' for the home page)",
     )
     parser.addoption(
+        "--built-site",
+        metavar="DIR",
+        help="test this built site (make build's site/) instead of building one (make check-page)",
+    )
+    parser.addoption(
+        "--records",
+        metavar="DIR",
+        help="write this run's verification record (each example's outcome) into DIR",
+    )
+    parser.addoption(
+        "--example",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="check only this snippet (snippets/x/y.py) or this page's fences (make check)",
+    )
+    parser.addoption(
         "--torch-report",
         action="store_true",
         help="one line per example (PASS/FAIL/SKIP) and a summary naming the torch release; "
@@ -36,11 +56,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")  # examples that plot run headless
-    if config.getoption("torch_report"):
-        from sitelib.torch_versions import TorchReport
+    if not hasattr(config, "workerinput"):  # the controller, when xdist runs workers
+        from pathlib import Path
 
-        github = os.environ.get("GITHUB_ACTIONS") == "true"
-        config.pluginmanager.register(TorchReport(github=github), "torch-report")
+        from sitelib.check.report import RunReport
+
+        records = config.getoption("records")
+        report = RunReport(
+            github=os.environ.get("GITHUB_ACTIONS") == "true",
+            report=config.getoption("torch_report"),
+            records=Path(records) if records else None,
+            device=config.getoption("device"),
+            command=" ".join(["pytest", *config.invocation_params.args]),
+        )
+        config.pluginmanager.register(report, "run-report")
     device = config.getoption("device")
     if device == "cpu":
         # Hide GPUs before torch initialises CUDA, so examples pick the CPU as pasted.
@@ -76,12 +105,21 @@ def device(pytestconfig: pytest.Config) -> str:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory):
-    """The site, built once per run with ``mkdocs build --strict``: (result, site_dir)."""
+def built_site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config):
+    """The site, built once per run with ``mkdocs build --strict``: (result, site_dir);
+    or the one ``--built-site`` names, as ``make build`` left it."""
+    import subprocess
+    from pathlib import Path
+
     from sitelib.site.layout import ROOT, mkdocs_build
 
+    if given := pytestconfig.getoption("built_site"):
+        return subprocess.CompletedProcess(["(given)"], 0, "", ""), Path(given).resolve()
+
     site_dir = tmp_path_factory.mktemp("site")
-    return mkdocs_build(ROOT, site_dir), site_dir
+    # Python lists every module the build imports (tests/test_site.py: no test framework).
+    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1")
+    return mkdocs_build(ROOT, site_dir, env=env), site_dir
 
 
 # -- how the suite is spread over two processes (`make test`: pytest -n 2) -------------
@@ -94,7 +132,7 @@ SITE_FIXTURES = {"built_site", "site_url", "visit", "site_visit", "browser", "to
 
 
 def _needs_servers(item: pytest.Item) -> bool:
-    from sitelib.examples import launch_command
+    from sitelib.check.examples import launch_command
 
     example = getattr(item, "callspec", None) and item.callspec.params.get("example")
     names = set(getattr(item, "fixturenames", ()))
@@ -119,7 +157,7 @@ _servers: dict[str, object] = {}
 
 
 def _server(name: str, *preload: str):
-    from sitelib.processes import ProcessServer
+    from sitelib.check.processes import ProcessServer
 
     if name not in _servers:
         _servers[name] = ProcessServer(*preload)
@@ -146,7 +184,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 # than `import torch`). Nothing else: no harness, no plotting.
 FRESH_PRELOAD = ("torch.optim", "torch._dynamo")
 # The rank server also holds the harness each rank runs around its example.
-RANK_PRELOAD = (*FRESH_PRELOAD, "torch.distributed", "sitelib.launch", "sitelib.checks")
+RANK_PRELOAD = (*FRESH_PRELOAD, "torch.distributed", "sitelib.check.launch", "sitelib.check.run")
 
 
 @pytest.fixture(scope="session")

@@ -10,12 +10,23 @@ from __future__ import annotations
 import pytest
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.checks import ExampleFailure, run_example
-from sitelib.examples import all_examples, device_idiom_problems, example_id, launch_command
-from sitelib.launch import LaunchError, run_launched_example
+from sitelib.check.examples import example_id, launch_command
+from sitelib.check.launch import LaunchError, run_launched_example
+from sitelib.check.outcomes import ExampleFailure, Skipped
+from sitelib.check.run import run_example
+from sitelib.site.snippets import device_idiom_problems
 
 
-@pytest.mark.parametrize("example", all_examples(), ids=example_id)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every example, or those of ``--example`` (make check)."""
+    if "example" in metafunc.fixturenames:
+        from sitelib.check.examples import all_examples, chosen_examples
+
+        chosen = metafunc.config.getoption("example")
+        examples = chosen_examples(chosen) if chosen else all_examples()
+        metafunc.parametrize("example", examples, ids=example_id)
+
+
 def test_example(
     example: CodeExample, eval_example: EvalExample, device: str, checks: bool, request
 ) -> None:
@@ -25,6 +36,8 @@ def test_example(
             run_launched_example(example, eval_example, device, server)
         else:
             run_example(example, eval_example, device, checks=checks)
+    except Skipped as skipped:
+        pytest.skip(str(skipped))
     except (ExampleFailure, LaunchError) as exc:
         pytest.fail(str(exc), pytrace=False)
 

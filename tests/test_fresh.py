@@ -17,16 +17,26 @@ from pathlib import Path
 
 import pytest
 
-from sitelib.checks import normalise_device
-from sitelib.examples import expected_output, launch_command, requires_cuda, without_annotations
-from sitelib.processes import Child, ProcessServer, Request
-from sitelib.site.layout import ROOT
+from sitelib.check.examples import chosen_examples, snippet_example
+from sitelib.check.outcomes import skip_reason
+from sitelib.check.output import normalise_device
+from sitelib.check.processes import Child, ProcessServer, Request
+from sitelib.site.layout import ROOT, snippet_files
+from sitelib.site.snippets import expected_output, launch_command, without_annotations
 
-SNIPPETS = sorted(
-    path
-    for path in (ROOT / "snippets").rglob("*.py")
-    if not launch_command(path.read_text("utf-8"))  # launched as ranks: tests/test_examples.py
-)
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every snippet but the multi-process ones (launched as ranks by
+    tests/test_examples.py), or those of ``--example`` (make check)."""
+    if "path" in metafunc.fixturenames:
+        chosen = metafunc.config.getoption("example")
+        paths = [e.path for e in chosen_examples(chosen)] if chosen else snippet_files()
+        paths = [p for p in paths if p.suffix == ".py" and not launch_command(p.read_text("utf-8"))]
+        metafunc.parametrize(
+            "path", paths, ids=lambda p: p.relative_to(ROOT / "snippets").as_posix()
+        )
+
+
 FOLDER = Path(tempfile.mkdtemp(prefix="fresh-snippets-"))
 
 
@@ -60,17 +70,14 @@ def fresh_runs(fresh_server: ProcessServer, device: str, request) -> dict[Path, 
     }
     return {
         path: run_as_pasted(fresh_server, path)
-        for path in SNIPPETS
-        if path in selected and (device == "cuda" or not requires_cuda(path.read_text("utf-8")))
+        for path in selected
+        if not skip_reason(snippet_example(path), device)
     }
 
 
-@pytest.mark.parametrize(
-    "path", SNIPPETS, ids=lambda p: p.relative_to(ROOT / "snippets").as_posix()
-)
-def test_snippet_runs_as_pasted(path: Path, fresh_runs: dict[Path, Future]) -> None:
-    if path not in fresh_runs:
-        pytest.skip(f"{path.relative_to(ROOT)}: needs CUDA (run with --device cuda)")
+def test_snippet_runs_as_pasted(path: Path, fresh_runs: dict[Path, Future], device: str) -> None:
+    if reason := skip_reason(snippet_example(path), device):
+        pytest.skip(reason)
     problems = fresh_problems(path, fresh_runs[path].result()[0])
     assert not problems, "\n".join(problems)
 

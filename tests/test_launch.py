@@ -14,10 +14,10 @@ from pathlib import Path
 import psutil
 from pytest_examples import CodeExample
 
-from sitelib.checks import ExampleFailure
-from sitelib.examples import expected_output
-from sitelib.launch import LaunchError, check_launched_output, free_port, without_library_logs
+from sitelib.check.launch import LaunchError, check_launched_output, free_port, without_library_logs
+from sitelib.check.outcomes import ExampleFailure
 from sitelib.site.layout import ROOT
+from sitelib.site.snippets import expected_output
 
 FIXTURES = ROOT / "tests" / "fixtures" / "launch"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from sitelib.site.layout import ROOT, fixture_project, mkdocs_build
+from sitelib.site.layout import ROOT, fixture_project, mkdocs_build, page_files
 from sitelib.site.pictures import Directive, DrawingError, figures, find, run_snippet
 
 FIXTURE = ROOT / "tests" / "fixtures" / "pictures"
@@ -32,7 +32,7 @@ Label = tuple[str, ...]
 def directives() -> list[tuple[str, int, Directive]]:
     """(page, number in the page, directive) for every picture the pages ask for."""
     found = []
-    for page in sorted((ROOT / "docs").rglob("*.md")):
+    for page in page_files():
         for number, (_, _, directive) in enumerate(find(page.read_text("utf-8")), 1):
             assert not isinstance(directive, DrawingError), f"{page}: {directive}"
             found.append((page.relative_to(ROOT / "docs").as_posix(), number, directive))

@@ -17,10 +17,13 @@ import pytest
 import torch
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.checks import ExampleFailure, check_devices, run_example
-from sitelib.examples import DEVICE_IDIOM, all_examples, device_idiom_problems, snippet_examples
+from sitelib.check.examples import all_examples
+from sitelib.check.leftovers import check_devices
+from sitelib.check.outcomes import ExampleFailure
+from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
 from sitelib.site.mathml import MathError
+from sitelib.site.snippets import DEVICE_IDIOM, device_idiom_problems
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -77,7 +80,7 @@ def test_examples_are_linted_with_the_snippets_ruff_config() -> None:
     pyproject.toml), not from a copy of them."""
     import tomllib
 
-    from sitelib import pytest_examples_adapter
+    from sitelib.check import adapter as pytest_examples_adapter
 
     snippets = tomllib.loads((ROOT / "snippets" / "ruff.toml").read_text("utf-8"))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["ruff"]
@@ -202,7 +205,8 @@ def test_device_cuda_without_cuda_fails_at_once() -> None:
 # -- pages and the site ---------------------------------------------------------------
 def test_raising_fence_in_page(eval_example: EvalExample) -> None:
     examples = all_examples(FIXTURES / "pages")
-    assert [e.path.name for e in snippet_examples(FIXTURES / "pages")] == [
+    snippets = [e for e in examples if e.path.suffix == ".py"]
+    assert [e.path.name for e in snippets] == [
         "included.py",
         "orphan.py",
     ]
@@ -344,7 +348,7 @@ def test_device_randomness_that_is_not_printed_passes(
 
 # -- pytest-examples' private names (sitelib/pytest_examples_adapter.py) ----------------
 def test_pytest_examples_adapter_still_fits(tmp_path: Path) -> None:
-    from sitelib import pytest_examples_adapter
+    from sitelib.check import adapter as pytest_examples_adapter
 
     assert pytest_examples_adapter.problems(tmp_path) == []
 
@@ -354,7 +358,7 @@ def test_pytest_examples_adapter_reports_a_missing_name(
 ) -> None:
     from pytest_examples import run_code
 
-    from sitelib import pytest_examples_adapter
+    from sitelib.check import adapter as pytest_examples_adapter
 
     monkeypatch.delattr(run_code, "parent_frame_id")
     monkeypatch.delattr(run_code, "Arg")
@@ -373,7 +377,7 @@ def test_print_capture_names_the_line_of_each_print(tmp_path: Path) -> None:
     function of the example is recorded under that print, inside the function."""
     from pytest_examples import CodeExample
 
-    from sitelib import pytest_examples_adapter
+    from sitelib.check import adapter as pytest_examples_adapter
 
     source = "def show(x):\n    print(x)\n\n\nshow(1)\nprint(2)\n"
     example = CodeExample.create(source, path=tmp_path / "probe.py")
@@ -386,7 +390,7 @@ def test_print_capture_names_the_line_of_each_print(tmp_path: Path) -> None:
 
 
 def test_device_names_are_normalised_but_module_names_are_not() -> None:
-    from sitelib.checks import normalise_device
+    from sitelib.check.output import normalise_device
 
     printed = "tensor([1.], device='cuda:0') device(type='cuda', index=0) on cuda:0 torch.cuda.amp"
     assert normalise_device(printed) == "tensor([1.]) device(type='cpu') on cpu torch.cuda.amp"

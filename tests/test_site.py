@@ -7,7 +7,6 @@ import html
 import re
 import subprocess
 import sys
-from importlib.metadata import version
 from pathlib import Path
 from urllib.parse import quote
 
@@ -103,11 +102,8 @@ def test_chapter_furniture(chapter, built_site) -> None:
     assert f"Chapter {chapter.number} of {len(chapters())}" in page
     chapter = chapter.name
     config = load_config()
-    supported = config["extra"]["torch"]
-    assert (
-        f"Examples last verified with torch {version('torch')} in this build; supported: "
-        f"torch {supported['oldest']} to {supported['newest_verified']}." in page
-    )
+    record = re.search(r'<p class="verification-record">(.*?)</p>', page, re.S)
+    assert record, "no verification record under the title"
     title = html.unescape(re.search(r"<h1[^>]*>(.*?)<", page).group(1)).replace("`", "")
     ask = config["repo_url"] + "/issues/new?title=" + quote(f"Question about: {title}")
     assert html.escape(ask) in page, ask
@@ -204,6 +200,130 @@ def test_layering_check_catches_an_import_of_tests(tmp_path: Path) -> None:
     assert layering_problems(tmp_path) == [
         "hooks/bad.py:2: imports tests/",
         "tests/test_bad.py:3: changes sys.path",
+    ]
+
+
+def framework_imports(root: Path = ROOT) -> list[str]:
+    """Where code outside tests/ imports pytest, or the build (the site half and the
+    hooks) imports the check half or pytest-examples (README, "The library")."""
+    problems = []
+    for folder in ("sitelib", "hooks", "tools"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if "node_modules" in path.parts:
+                continue
+            name = path.relative_to(root).as_posix()
+            site_half = name.startswith(("sitelib/site/", "hooks/"))
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if isinstance(node, ast.Import):
+                    modules = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    modules = [node.module or ""]
+                else:
+                    continue
+                for module in modules:
+                    top = module.split(".")[0]
+                    if top == "pytest" or top == "_pytest":
+                        problems.append(f"{name}:{node.lineno}: imports pytest")
+                    elif site_half and (
+                        top == "pytest_examples" or module.startswith("sitelib.check")
+                    ):
+                        problems.append(f"{name}:{node.lineno}: the site half imports {module}")
+    return problems
+
+
+def test_only_the_tests_import_pytest() -> None:
+    problems = framework_imports()
+    assert not problems, "\n".join(problems)
+
+
+def test_framework_import_check_catches_both_kinds(tmp_path: Path) -> None:
+    (tmp_path / "sitelib" / "site").mkdir(parents=True)
+    (tmp_path / "sitelib" / "check").mkdir()
+    (tmp_path / "sitelib" / "site" / "page.py").write_text(
+        "import os\nfrom sitelib.check.run import run_example\nimport pytest_examples\n"
+    )
+    (tmp_path / "sitelib" / "check" / "run.py").write_text(
+        "import pytest_examples\nimport pytest\n"
+    )
+    assert framework_imports(tmp_path) == [
+        "sitelib/check/run.py:2: imports pytest",
+        "sitelib/site/page.py:2: the site half imports sitelib.check.run",
+        "sitelib/site/page.py:3: the site half imports pytest_examples",
+    ]
+
+
+def test_the_build_imports_no_test_framework(built_site) -> None:
+    """The build ran with PYTHONPROFILEIMPORTTIME (tests/conftest.py): Python listed
+    every module it imported, hooks, extensions and pictures' snippets included."""
+    result, _ = built_site
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert "mkdocs.commands.build" in imported, "no import list: PYTHONPROFILEIMPORTTIME unset?"
+    framework = sorted(
+        m for m in imported if m.split(".")[0] in {"pytest", "_pytest", "pytest_examples"}
+    )
+    assert not framework, framework
+
+
+WALKS = {"rglob", "glob", "iterdir", "walk", "listdir", "scandir"}
+ONE_WALK = {
+    "snippets": "sitelib/site/layout.py:snippet_files",
+    "docs": "sitelib/site/layout.py:page_files",
+}
+
+
+def second_walks(root: Path = ROOT) -> list[str]:
+    """A walk over snippets/ or docs/ (``rglob``, ``glob``, ``iterdir``, ``os.walk``...
+    on a path built with that folder's name) anywhere but in the one function that
+    lists it for everyone (sitelib/site/layout.py). Written differently, a second
+    list of the snippets may disagree with the first without anyone noticing."""
+    problems = []
+    for folder in ("sitelib", "hooks", "tools", "tests"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if "fixtures" in path.parts or "node_modules" in path.parts:
+                continue
+            name = path.relative_to(root).as_posix()
+            tree = ast.parse(path.read_text("utf-8"))
+            functions = {
+                id(node): fn.name
+                for fn in ast.walk(tree)
+                if isinstance(fn, ast.FunctionDef)
+                for node in ast.walk(fn)
+            }
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                    continue
+                if node.func.attr not in WALKS:
+                    continue
+                texts = {
+                    c.value
+                    for c in ast.walk(node)
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                }
+                for walked, owner in ONE_WALK.items():
+                    if walked in texts and f"{name}:{functions.get(id(node))}" != owner:
+                        problems.append(
+                            f"{name}:{node.lineno}: walks {walked}/ itself; use {owner}()"
+                        )
+    return problems
+
+
+def test_snippets_and_pages_are_listed_in_one_place() -> None:
+    problems = second_walks()
+    assert not problems, "\n".join(problems)
+
+
+def test_second_walk_check_catches_a_twin(tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "count.py").write_text(
+        "from pathlib import Path\n\n\ndef count(root):\n"
+        "    return len(list((root / 'snippets').rglob('*.py')))\n"
+    )
+    assert second_walks(tmp_path) == [
+        "tools/count.py:5: walks snippets/ itself; use sitelib/site/layout.py:snippet_files()"
     ]
 
 

@@ -9,15 +9,9 @@ from types import SimpleNamespace
 
 import yaml
 
+from sitelib.check.report import RunReport, annotation
 from sitelib.site.layout import ROOT
-from sitelib.torch_versions import (
-    WORKFLOW,
-    TorchReport,
-    annotation,
-    range_problems,
-    range_sentence,
-    supported,
-)
+from sitelib.site.torch_range import WORKFLOW, range_problems, range_sentence, supported
 
 
 def test_range_pin_home_page_and_workflow_agree() -> None:
@@ -80,7 +74,7 @@ EXAMPLE = "tests/test_examples.py::test_example[{}]"
 
 
 def test_report_names_each_example_and_the_release() -> None:
-    plugin = TorchReport("2.99.0", github=True)
+    plugin = RunReport("2.99.0", github=True, report=True)
     for event in [
         report(EXAMPLE.format("a/ok.py"), "setup", "passed"),
         report(EXAMPLE.format("a/ok.py"), "call", "passed"),
@@ -125,7 +119,7 @@ def test_report_names_each_example_and_the_release() -> None:
 
 
 def test_a_failed_call_stays_failed_after_its_teardown() -> None:
-    plugin = TorchReport("2.99.0")
+    plugin = RunReport("2.99.0", report=True)
     plugin.pytest_runtest_logreport(report(EXAMPLE.format("a/x.py"), "call", "failed", "boom"))
     plugin.pytest_runtest_logreport(report(EXAMPLE.format("a/x.py"), "teardown", "passed"))
     assert plugin.lines(elapsed=0)[0] == "FAIL a/x.py: boom"

@@ -36,7 +36,8 @@ from sitelib.site.snippets import ANNOTATION
 PAGES = [ROOT / "docs" / page for chapter in chapters() for page in chapter.pages]
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 CODE_BLOCK = re.compile(
-    r'<div class="language-\w+ highlight">.*?<pre\b[^>]*>(?P<code>.*?)</pre></div>'
+    r'<div class="language-\w+ highlight">.*?<pre\b[^>]*>(?P<code>.*?)</pre>'
+    r'(?:<p class="example-record">.*?</p>)?</div>'
     r"\s*(?P<list><ol>.*?</ol>)?",
     re.S,
 )

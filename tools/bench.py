@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sitelib.examples import launch_command, requires_cuda
-from sitelib.shapes import ShapeChecker
-from sitelib.site.layout import ROOT
+from sitelib.check.shapes import ShapeChecker
+from sitelib.site.layout import ROOT, chapters, snippet_files
+from sitelib.site.snippets import launch_command, requires_cuda
 
 BIN = Path(sys.executable).parent
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="", GLOO_SOCKET_IFNAME="lo")
@@ -55,7 +55,7 @@ def single_process_snippets() -> list[Path]:
     """Snippets that run as one plain `python` process on the CPU."""
     return [
         path
-        for path in sorted((ROOT / "snippets").rglob("*.py"))
+        for path in snippet_files()
         if not launch_command(text := path.read_text()) and not requires_cuda(text)
     ]
 
@@ -161,7 +161,7 @@ def build() -> None:
         if result.returncode:
             print(result.stderr[-2000:])
         warm = statistics.median(timed(cmd)[0] for _ in range(3))
-    notebooks = len(list((ROOT / "docs" / "notebooks").glob("*.ipynb")))
+    notebooks = len(chapters())
     print(
         f"build: cold {cold:.1f} s ({notebooks} notebooks rendered, none executed), "
         f"warm {warm:.1f} s (median of 3)"

@@ -32,6 +32,10 @@ loop fails the build.
 that the block before it does not show (it must have ``linenums``, and the line must
 exist and not be folded): prose points at highlighted lines or annotations instead.
 
+**What ran.** Under a Python block, a note where the verification records
+(:mod:`sitelib.site.records`) show its example skipped or failed on a release or a
+device, or, for an example that needs CUDA, that it has not yet run on a GPU.
+
 It also keeps short inline code on one line (``1e-8`` never breaks at its ``-``).
 """
 
@@ -53,6 +57,7 @@ from pymdownx import highlight as pymdownx_highlight
 from pymdownx import superfences
 from pymdownx.superfences import SuperFencesCodeExtension, SuperFencesException
 
+from sitelib.site import records, snippets
 from sitelib.site.layout import html_text
 from sitelib.site.markdown_scan import Fence, fences, page_file, prose_lines
 
@@ -182,20 +187,24 @@ class Highlight(pymdownx_highlight.Highlight):
         lines = src.rstrip("\n").count("\n") + 1
         span = parse_fold(fold, lines, where) if fold else None
         hidden = (span[1] - span[0] + 1) if span else 0
-        most = _extension(self.md).getConfig("max_lines")
+        extension = _extension(self.md)
+        most = extension.getConfig("max_lines")
         if lines - hidden > most:
             raise CodeBlockError(
-                f"{where} shows {lines - hidden} lines unfolded (at most {most}):"
+                f"{where} shows {lines - hidden} lines unfolded (at most {most}): "
                 'fold its set-up (fold="1-N" on the fence) or split the example'
             )
-        if span is None:
-            return code
-        hl_lines = kwargs.get("hl_lines") or []
-        problems = fold_problems(src, span, hl_lines)
-        if problems:
-            raise CodeBlockError(f"{where}: " + "; ".join(problems))
-        number = kwargs.get("code_block_count", 0)
-        return fold_html(code, span, summary(src, span), number, self.line_spans)
+        if span is not None:
+            problems = fold_problems(src, span, kwargs.get("hl_lines") or [])
+            if problems:
+                raise CodeBlockError(f"{where}: " + "; ".join(problems))
+            number = kwargs.get("code_block_count", 0)
+            code = fold_html(code, span, summary(src, span), number, self.line_spans)
+        if language in PYTHON and (notes := extension.notes(src)):
+            drawn = "".join(f"<span>{html.escape(note)}</span>" for note in notes)
+            end = code.rindex("</div>")
+            code = f'{code[:end]}<p class="example-record">{drawn}</p>{code[end:]}'
+        return code
 
 
 def _extension(md: Markdown) -> CodeBlocksExtension:
@@ -438,6 +447,8 @@ class CodeBlocksExtension(pymdownx_highlight.HighlightExtension):
     OPTIONS = {
         "snippets_dir": ["snippets", "where fences' includes point (line checks)"],
         "max_lines": [60, "the most lines a block may show unfolded"],
+        "records": ["", "the verification records' folder (sitelib/site/records.py)"],
+        "torch": [{}, "the supported range: oldest, newest_verified (mkdocs.yml extra.torch)"],
     }
 
     def __init__(self, *args, **kwargs):
@@ -448,6 +459,20 @@ class CodeBlocksExtension(pymdownx_highlight.HighlightExtension):
 
     def get_pymdownx_highlighter(self):
         return Highlight
+
+    def notes(self, src: str) -> list[str]:
+        """What the verification records say next to this example (records.block_notes)."""
+        if not hasattr(self, "_records"):
+            folder = self.getConfig("records")
+            self._records = records.load(Path(folder)) if folder else []
+        torch = self.getConfig("torch") or {}
+        return records.block_notes(
+            self._records,
+            records.source_hash(src),
+            snippets.requires_cuda(src),
+            torch.get("oldest", "0"),
+            torch.get("newest_verified", "999"),
+        )
 
     def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)
         super().extendMarkdown(md)

@@ -39,6 +39,11 @@ def snippet_files(root: Path = ROOT) -> list[Path]:
     return sorted((root / "snippets").rglob("*.py"))
 
 
+def page_files(root: Path = ROOT) -> list[Path]:
+    """Every Markdown page under docs/, in name order: the one walk over ``docs/``."""
+    return sorted((root / "docs").rglob("*.md"))
+
+
 def snippet_name(path: Path, root: Path = ROOT) -> str:
     """A snippet as pages include it: relative to snippets/ (``forward_pass/x.py``)."""
     return path.relative_to(root / "snippets").as_posix()
@@ -88,7 +93,7 @@ def includes_in(page: Path, root: Path = ROOT) -> list[Include]:
 
 def includes(root: Path = ROOT) -> list[Include]:
     """Every snippet include in every page."""
-    return [i for page in sorted((root / "docs").rglob("*.md")) for i in includes_in(page, root)]
+    return [i for page in page_files(root) for i in includes_in(page, root)]
 
 
 @dataclass(frozen=True)
@@ -164,7 +169,7 @@ def bookkeeping(root: Path = ROOT) -> list[str]:
         if rel not in included:
             problems.append(f"snippets/{rel}: orphan snippet, no page includes it")
     in_nav = set(nav_pages(load_config(root).get("nav")))
-    for page in sorted((root / "docs").rglob("*.md")):
+    for page in page_files(root):
         rel = page.relative_to(root / "docs").as_posix()
         if rel not in in_nav:
             problems.append(f"docs/{rel}: page is not in mkdocs.yml's nav")

@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sitelib.site.torch_range import release_key
+
 SCHEMA = 1
 OUTCOMES = ("passed", "failed", "skipped")
 
@@ -36,10 +38,6 @@ def source_hash(source: str) -> str:
 def release_of(version: str) -> str:
     """``2.13.0+cpu`` -> ``2.13.0``; ``2.16.0rc1`` stays."""
     return version.split("+", 1)[0]
-
-
-def release_key(release: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in re.findall(r"\d+", release)[:3])
 
 
 @dataclass(frozen=True)
@@ -118,13 +116,31 @@ def load(folder: Path) -> list[Record]:
         try:
             found.append(
                 Record(
-                    data["torch"], data["device"], data["finished"], data.get("command", ""),
-                    data.get("examples", {}), str(path),
+                    data["torch"],
+                    data["device"],
+                    data["finished"],
+                    data.get("command", ""),
+                    data.get("examples", {}),
+                    str(path),
                 )
             )
         except (KeyError, TypeError):
             continue
     return sorted(found, key=lambda r: r.finished)
+
+
+def page_sources(page: Path, root: Path) -> list[str]:
+    """The sources of a page's examples: the snippets it includes and its own Python
+    fences, as the checks run them."""
+    from sitelib.site.layout import INCLUDE, includes_in
+    from sitelib.site.markdown_scan import fences
+
+    sources = [(root / "snippets" / i.path).read_text("utf-8") for i in includes_in(page, root)]
+    for fence in fences(page.read_text("utf-8")):
+        lines = [line for line in fence.lines if line.strip()]
+        if fence.language in ("py", "python") and not all(INCLUDE.match(x) for x in lines):
+            sources.append(fence.body)
+    return sources
 
 
 # -- what a page shows ---------------------------------------------------------------
@@ -140,7 +156,9 @@ class Verified:
     supported: bool  # the release is within the site's supported range
 
 
-def latest(records: Iterable[Record], digests: list[str], oldest: str, newest: str) -> list[Verified]:
+def latest(
+    records: Iterable[Record], digests: list[str], oldest: str, newest: str
+) -> list[Verified]:
     """Per device and release: the newest run that ran every one of these examples (a
     skipped one counts as ran) as they are now. Releases in order, CPU first."""
     best: dict[tuple[str, str], Record] = {}
@@ -164,6 +182,7 @@ def latest(records: Iterable[Record], digests: list[str], oldest: str, newest: s
 
 
 DEVICES = {"cpu": "CPU", "cuda": "CUDA"}
+WHERE = re.compile(r"^[\w./-]+(?::\d+)?: ")  # a skip reason's "docs/page.md:40: "
 
 
 def summary(verified: list[Verified]) -> list[dict]:
@@ -205,7 +224,8 @@ def block_notes(
         if v.failed:
             notes.append(f"Failed on {where}.")
         elif v.skipped and not (requires_cuda and v.device == "cpu"):
-            notes.append(f"Not run on {where}: {'; '.join(v.skipped)}.")
+            why = "; ".join(WHERE.sub("", reason) for reason in v.skipped)
+            notes.append(f"Not run on {where}: {why.rstrip('.')}.")
     cuda = [v for v in latest(records, [digest], oldest, newest) if v.device == "cuda"]
     if requires_cuda and not any(not v.failed and not v.skipped for v in cuda):
         notes.append(

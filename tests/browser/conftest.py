@@ -53,6 +53,8 @@ def probe(name: str) -> str:
 def pytest_itemcollected(item: pytest.Item) -> None:
     if Path(item.fspath).is_relative_to(Path(__file__).parent):
         item.add_marker(pytest.mark.browser)
+        if "tour" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.tour)
 
 
 @pytest.fixture(scope="session")

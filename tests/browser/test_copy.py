@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sitelib.site.layout import ROOT
+from sitelib.site.layout import ROOT, snippet_files
 from sitelib.site.snippets import ANNOTATION, without_annotations
 
 COPY_EVERY_BLOCK = (Path(__file__).parent / "probes" / "copy_every_block.js").read_text("utf-8")
@@ -40,7 +40,7 @@ def page_check_copy(tab, path: str) -> tuple[int, list[str]]:
             problems.append(f"/{path}: a copy button copied nothing")
         if ANNOTATION.search(text) or text.lstrip().startswith((">>>", "$ ")):
             problems.append(f"/{path}: {title or 'a block'}: copied text has markers or prompts")
-        matches = sorted((ROOT / "snippets").glob(f"*/{title}")) if title.endswith(".py") else []
+        matches = [p for p in snippet_files() if p.name == title] if title.endswith(".py") else []
         if not matches:
             continue
         if any(_lines(text) == _lines(without_annotations(m.read_text("utf-8"))) for m in matches):

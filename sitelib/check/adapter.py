@@ -52,7 +52,7 @@ from pytest_examples import run_code as _run_code_module
 from pytest_examples.config import ExamplesConfig
 from pytest_examples.run_code import MockPrintFunction
 
-from sitelib.project import ROOT
+from sitelib.site.layout import ROOT
 
 # The examples' ruff configuration; it extends pyproject.toml's.
 SNIPPETS_RUFF = ROOT / "snippets" / "ruff.toml"

@@ -4,111 +4,64 @@
 
 1. it is linted with ruff (snippets/ruff.toml: pyproject.toml's rules, 76 columns);
 2. it runs as ``__main__`` with torch seeded to a value it cannot know, so an
-   example that forgot ``torch.manual_seed`` prints something else and fails;
+   example that forgot ``torch.manual_seed`` prints something else and fails; a
+   ``DeprecationWarning`` or ``FutureWarning`` it causes is an error (the warnings a
+   page teaches, the example catches and prints itself);
 3. its printed output equals the ``#>`` lines under each ``print``
    (``pytest --update-examples`` rewrites them), after device names are
-   normalised in one place, :func:`normalise_device`;
-4. every shape comment holds on every run of its line (:mod:`sitelib.shapes`);
+   normalised in one place (:func:`sitelib.check.output.normalise_device`);
+4. every shape comment holds on every run of its line (:mod:`sitelib.check.shapes`);
 5. after a successful ``backward()``, every trainable parameter of every module
-   it left in its globals has a finite gradient of the right shape and device;
+   it left in its globals has a finite gradient of the right shape and device
+   (:mod:`sitelib.check.leftovers`);
 6. every tensor and module it left in its globals is on the device under test;
 7. on the CPU, it prints the same when its device behaves like a separate
-   accelerator (:mod:`sitelib.device_sim`): what it prints does not depend on
+   accelerator (:mod:`sitelib.check.device_sim`): what it prints does not depend on
    random numbers drawn on the device, which a GPU draws from its own generator.
 
+Each run is inside :func:`sitelib.site.torch_state.torch_state_restored`: whatever
+global switch of torch the example flips (grad mode, deterministic algorithms,
+anomaly detection, Dynamo's caches...) and its warning filters and once-per-place
+warning registry are put back before the next example runs.
+
 :func:`check_run` is steps 2 and 4-6 for any way of running the example (under
-pytest here, in a rank's own process in :mod:`sitelib.launch`).
+pytest here, in a rank's own process in :mod:`sitelib.check.launch`).
 """
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
+import contextlib
 import os
-import re
-import textwrap
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
 import torch
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib import pytest_examples_adapter as adapter
-from sitelib.device_sim import simulated_accelerator
-from sitelib.examples import display_path, markers, multiline_prints, requires_cuda
-from sitelib.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
+from sitelib.check import adapter
+from sitelib.check.device_sim import simulated_accelerator
+from sitelib.check.examples import display_path, markers, multiline_prints
+from sitelib.check.leftovers import check_devices, check_grads
+from sitelib.check.outcomes import ExampleFailure, Skipped, skip_reason
+from sitelib.check.output import compare_output, normalise_device
+from sitelib.check.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
+from sitelib.site.torch_state import torch_state_restored
+
+# Warnings an example must not cause unless it catches them itself (pytorch/tutorials'
+# audit asks the same of their outputs).
+GATED_WARNINGS = (DeprecationWarning, FutureWarning)
 
 
-class ExampleFailure(AssertionError):
-    """What a broken example reports: file, line, and what disagreed."""
-
-
-def normalise_device(text: str) -> str:
-    """Printed text that legitimately differs by device, made device-neutral."""
-    text = re.sub(r", device='(cuda|mps|xpu)(:\d+)?'", "", text)
-    text = re.sub(r"device\(type='(cuda|mps|xpu)'(, index=\d+)?\)", "device(type='cpu')", text)
-    # A device name, not part of a dotted name such as torch.cuda.amp.
-    return re.sub(r"(?<![.\w])(cuda|mps|xpu)(:\d+)?\b(?!\.)", "cpu", text)
-
-
-def _named_tensors(value: Any) -> list[tuple[str, torch.Tensor]]:
-    if isinstance(value, torch.nn.Module):
-        return list(value.named_parameters()) + list(value.named_buffers())
-    if isinstance(value, torch.Tensor):
-        return [("", value)]
-    return []
-
-
-def check_devices(module_globals: dict[str, Any], device: str, exempt: list[str]) -> list[str]:
-    """Every tensor and module left in the globals must live on ``device``."""
-    wanted = torch.device(device).type
-    problems = []
-    for name, value in module_globals.items():
-        if name in exempt:
-            continue
-        for sub, tensor in _named_tensors(value):
-            if tensor.device.type != wanted:
-                what = f"{name}.{sub}" if sub else name
-                problems.append(
-                    f"{what} is on {tensor.device.type}, expected {wanted} "
-                    f"(forgot .to(device)? or mark it '# stays-on-cpu: {name}')"
-                )
-                break
-    return problems
-
-
-def _local(tensor: torch.Tensor) -> torch.Tensor:
-    """This process's part of a sharded (FSDP2, DTensor) tensor; the tensor otherwise.
-    Checking the part needs no collective, which may be gone by the time checks run."""
-    return tensor.to_local() if hasattr(tensor, "to_local") else tensor
-
-
-def check_grads(module_globals: dict[str, Any], exempt: list[str]) -> list[str]:
-    """After backward: each trainable parameter has a finite grad like itself."""
-    problems = []
-    for name, value in module_globals.items():
-        if not isinstance(value, torch.nn.Module):
-            continue
-        for pname, param in value.named_parameters():
-            full = f"{name}.{pname}"
-            if not param.requires_grad or any(fnmatch.fnmatchcase(full, p) for p in exempt):
-                continue
-            grad = param.grad
-            if grad is None:
-                problems.append(
-                    f"{full}.grad is None after backward() "
-                    f"(a frozen or unused parameter? mark it '# expect-no-grad: {full}')"
-                )
-            elif grad.shape != param.shape:
-                problems.append(f"{full}.grad has shape {grad.shape}, parameter has {param.shape}")
-            elif grad.device != param.device:
-                problems.append(f"{full}.grad is on {grad.device}, parameter on {param.device}")
-            elif not torch.isfinite(_local(grad)).all():
-                problems.append(f"{full}.grad is not finite (NaN or inf)")
-    return problems
+@contextlib.contextmanager
+def example_context() -> Iterator[None]:
+    """torch's global state restored afterwards, and the gated warnings as errors."""
+    with torch_state_restored():
+        for category in GATED_WARNINGS:
+            warnings.simplefilter("error", category)
+        yield
 
 
 def _error_line(exc: BaseException, run_file: Path, example: CodeExample) -> int | str:
@@ -122,33 +75,6 @@ def _error_line(exc: BaseException, run_file: Path, example: CodeExample) -> int
             line = tb.tb_lineno + example.start_line
         tb = tb.tb_next
     return line
-
-
-def first_difference(example: CodeExample, updated: str | None) -> tuple[int, str, str] | None:
-    """Where the printed output and the #> lines first differ: (line, written, printed)."""
-    if updated is None:
-        return None
-    have, want = example.source.splitlines(), updated.splitlines()
-    matcher = difflib.SequenceMatcher(a=have, b=want, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            written = "\n".join(have[i1:i2]) or "(nothing)"
-            printed = "\n".join(want[j1:j2]) or "(nothing)"
-            return example.start_line + i1 + 1, written, printed
-    return None
-
-
-def compare_output(example: CodeExample, updated: str | None, shown: str, why: str = "") -> None:
-    """Fail at the first line where the printed output and the #> lines differ."""
-    if (difference := first_difference(example, updated)) is None:
-        return
-    line, written, printed = difference
-    raise ExampleFailure(
-        f"{shown}:{line}: printed output differs from the #> lines{why}\n"
-        f"  page says:\n{textwrap.indent(written, '    ')}\n"
-        f"  code printed:\n{textwrap.indent(printed, '    ')}\n"
-        + ("" if why else "  (if the new output is right: pytest --update-examples)")
-    )
 
 
 class _CountBackward:
@@ -198,28 +124,22 @@ def check_run(
         raise ExampleFailure(str(exc)) from None
 
     torch.manual_seed(int.from_bytes(os.urandom(4)) if seed is None else seed)
-    grad_mode, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
     try:
-        with checker, _CountBackward() as backward, adapter.print_capture():
+        with example_context(), checker, _CountBackward() as backward, adapter.print_capture():
             updated, module_globals = run()
     except ShapeMismatch as exc:
         raise ExampleFailure(str(exc)) from None
-    except (ExampleFailure, pytest.skip.Exception):
+    except (ExampleFailure, Skipped):
         raise
     except Exception as exc:
         raise ExampleFailure(
             f"{shown}:{_error_line(exc, run_file, example)}: example raised "
             f"{type(exc).__name__}: {exc}"
         ) from None  # the message names file and line; its traceback is the example's
-    finally:
-        torch.set_grad_enabled(grad_mode)
-        torch.set_default_dtype(dtype)
 
     problems = checker.errors + checker.unchecked()
     if backward.calls:
-        problems += [
-            f"{shown}: {p}" for p in check_grads(module_globals, marks.get("expect-no-grad", []))
-        ]
+        problems += [f"{shown}: {p}" for p in check_grads(module_globals, marks)]
     problems += [
         f"{shown}: {p}"
         for p in check_devices(module_globals, device, marks.get("stays-on-cpu", []))
@@ -235,26 +155,27 @@ def check_as_on_an_accelerator(
     __tracebackhide__ = True
     shown = display_path(example)
     torch.manual_seed(seed)
-    grad_mode, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
     try:
-        with simulated_accelerator(str(run_file)) as seen, adapter.print_capture():
+        with (
+            example_context(),
+            simulated_accelerator(str(run_file)) as seen,
+            adapter.print_capture(),
+        ):
             updated, _ = adapter.run_checking_prints(example, eval_example)
     except Exception as exc:
         raise ExampleFailure(
             f"{shown}:{_error_line(exc, run_file, example)}: example raised "
             f"{type(exc).__name__}: {exc} when its device behaves like a separate "
-            "accelerator (sitelib/device_sim.py)"
+            "accelerator (sitelib/check/device_sim.py)"
         ) from None  # the message names file and line; its traceback is the example's
-    finally:
-        torch.set_grad_enabled(grad_mode)
-        torch.set_default_dtype(dtype)
     drawn = ", ".join(str(line + example.start_line) for line in seen.lines) or "none"
     compare_output(
         example,
         updated,
         shown,
         why=(
-            " when its device behaves like a GPU (sitelib/device_sim.py): the output depends "
+            " when its device behaves like a GPU (sitelib/check/device_sim.py): the output "
+            "depends "
             "on random numbers drawn on the device, which a GPU draws from its own generator, "
             "or on a moved tensor being the same tensor as the original. Draw random data on "
             "the CPU and move it, or print what does not depend on the draw "
@@ -272,17 +193,12 @@ def run_example(
     lint: bool = True,
     checks: bool = True,
 ) -> dict[str, Any]:
-    """Lint, run and check one example; raise ``ExampleFailure`` naming file and line."""
+    """Lint, run and check one example; raise ``ExampleFailure`` naming file and line,
+    or ``Skipped`` with the reason it does not run here."""
     __tracebackhide__ = True
     shown = display_path(example)
-    settings = example.prefix_settings()
-    if settings.get("test") == "skip":
-        reason = settings.get("reason")
-        if not reason:
-            raise ExampleFailure(f'{shown}:{example.start_line}: test="skip" needs reason="..."')
-        pytest.skip(f"{shown}:{example.start_line}: {reason}")
-    if requires_cuda(example) and device != "cuda":
-        pytest.skip(f"{shown}: needs CUDA (run with --device cuda)")
+    if reason := skip_reason(example, device):
+        raise Skipped(reason)
 
     if problems := multiline_prints(example):
         raise ExampleFailure("\n".join(problems))

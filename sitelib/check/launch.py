@@ -4,13 +4,13 @@ A snippet that starts with ``# launch: torchrun --nproc-per-node 2`` is run the 
 ``torchrun`` runs it: as that many processes, each with torchrun's environment
 (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ``LOCAL_WORLD_SIZE``, ``MASTER_ADDR``,
 ``MASTER_PORT``) on 127.0.0.1 and a free port, gloo bound to the loopback
-interface. The ranks are forked from a :class:`sitelib.processes.ProcessServer`
+interface. The ranks are forked from a :class:`sitelib.check.processes.ProcessServer`
 (torch imported once), not started by the ``torchrun`` program, which would cost
 a fresh ``import torch`` per rank and one more for itself; ``tests/test_launch.py``
 also runs one example under the real ``torchrun`` and checks the two agree.
 
 In each rank the example is checked as a single-process one is
-(:func:`sitelib.checks.check_run`: seeded, shape comments traced, gradients and
+(:func:`sitelib.check.run.check_run`: seeded, shape comments traced, gradients and
 devices checked). What it prints is the page's business only on rank 0: the
 ``#>`` lines are rank 0's output, and any other rank must print nothing (a reader
 running the command sees every rank's output). A rank that raises, exits early,
@@ -32,8 +32,10 @@ from pathlib import Path
 
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.examples import display_path, launch_command, multiline_prints
-from sitelib.processes import Child, ProcessServer, Request
+from sitelib.check import adapter
+from sitelib.check.examples import display_path, launch_command, multiline_prints
+from sitelib.check.outcomes import ExampleFailure, Skipped, skip_reason
+from sitelib.check.processes import Child, ProcessServer, Request
 
 LAUNCH = re.compile(r"^torchrun\s+--nproc[-_]per[-_]node[ =](?P<n>\d+)$")
 # What torch itself writes to a rank's stdout, and the page says: torch 2.10's gloo logs
@@ -97,8 +99,8 @@ def rank_main(snippet: str, source_file: str, device: str, seed: str) -> None:
     """In one rank's process: run and check the example (the source in
     ``source_file``, shown as ``snippet``), write the result as JSON to the file
     named by ``SITELIB_RESULT``."""
-    from sitelib import pytest_examples_adapter as adapter
-    from sitelib.checks import ExampleFailure, check_run, normalise_device
+    from sitelib.check.output import normalise_device
+    from sitelib.check.run import check_run
 
     path = Path(snippet)
     example = CodeExample.create(Path(source_file).read_text("utf-8"), path=path, prefix="py")
@@ -157,7 +159,7 @@ def launch(
         source.write_text(example.source, "utf-8")
         envs = rank_envs(n, free_port())
         request = Request(
-            call="sitelib.launch:rank_main",
+            call=rank_main,
             args=[str(example.path), str(source), device, str(seed)],
             # TMPDIR: what a rank leaves in its temporary folder goes with the launch's.
             envs=[
@@ -233,21 +235,15 @@ def run_launched_example(
     example: CodeExample, eval_example: EvalExample, device: str, server: ProcessServer
 ) -> None:
     """The whole check of one multi-process example, as ``test_example`` runs it: lint,
-    skip where it cannot run (with the reason), launch, compare rank 0's output."""
-    import pytest
-
-    from sitelib import pytest_examples_adapter as adapter
-    from sitelib.examples import requires_cuda
-
-    shown = display_path(example)
-    n = ranks(launch_command(example))
-    if requires_cuda(example) and device != "cuda":
-        pytest.skip(f"{shown}: needs CUDA (run with --device cuda)")
+    skip where it cannot run (``Skipped``, with the reason), launch, compare rank 0's
+    output."""
+    gpus = None
     if device == "cuda":
         import torch
 
-        if torch.cuda.device_count() < n:
-            pytest.skip(f"{shown}: needs {n} GPUs, this machine has {torch.cuda.device_count()}")
+        gpus = torch.cuda.device_count()
+    if reason := skip_reason(example, device, gpus):
+        raise Skipped(reason)
     if problems := multiline_prints(example):
         raise LaunchError("\n".join(problems))
     adapter.lint(eval_example, example)
@@ -262,7 +258,7 @@ def check_launched_output(
     server: ProcessServer, example: CodeExample, device: str, *, seed: int, timeout: float = TIMEOUT
 ) -> None:
     """Launch the example; every rank passes its checks and rank 0 prints the #> lines."""
-    from sitelib.checks import compare_output
+    from sitelib.check.output import compare_output
 
     rank0 = launch(server, example, device, seed=seed, timeout=timeout)[0].result
     compare_output(example, rank0["updated"], display_path(example))

@@ -1,22 +1,20 @@
-"""The torch releases the site supports, and the report of a run against one of them.
+"""What a run of the suite found, per example: reported at its end, and kept.
 
-The supported range is written once, in mkdocs.yml::
+:class:`RunReport` is a pytest plugin (tests/conftest.py registers it, on the
+controller only when pytest-xdist runs the suite in several processes). It records
+each test's outcome and, at the end of the run:
 
-    extra:
-      torch:
-        oldest: "2.10.0"          # every example runs as pasted and prints what the page says
-        newest_verified: "2.15.0" # the newest release `make test-torch` passed on
+- with ``--torch-report`` (``make test-torch``): one line per example (PASS, FAIL or
+  SKIP and its id), one per other failing test, and a summary naming the torch
+  release, the counts and the time; on GitHub Actions each failure is also an
+  ``::error`` annotation naming the example and the torch release;
+- with ``--records DIR`` (``make test``, ``make test-torch``): a verification record
+  (:mod:`sitelib.site.records`): each example's outcome, its two tests taken together
+  (as written, :mod:`tests/test_examples.py`, and as pasted in a fresh process,
+  ``tests/test_fresh.py``), keyed by the hash of its source, with the release, the
+  device and the date.
 
-:func:`supported` reads it (hooks and templates can read ``config.extra.torch`` as
-well), :func:`range_sentence` is how pages state it, and :func:`range_problems`
-checks that the range, the pinned release, the home page and the weekly workflow's
-matrix agree.
-
-:class:`TorchReport` is the pytest plugin behind ``--torch-report`` (``make
-test-torch``): one line per example (PASS, FAIL or SKIP and its id), one per other
-failing test, and a summary naming the torch release, the counts and the time. On
-GitHub Actions each failure is also an ``::error`` annotation naming the example and
-the torch release.
+No pytest import: the plugin only reads the reports pytest hands it.
 """
 
 from __future__ import annotations
@@ -27,77 +25,19 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from sitelib.site import records
+from sitelib.site.layout import ROOT
 
-from sitelib.site.layout import ROOT, load_config
-
-EXAMPLE_TEST = re.compile(r"^tests/test_examples\.py::test_example\[(?P<id>.+)\]$")
+# The tests that run an example, and how an example's id appears in their node ids.
+EXAMPLE_TEST = re.compile(
+    r"^tests/(?:test_examples\.py::test_example|test_fresh\.py::test_snippet_runs_as_pasted)"
+    r"\[(?P<id>.+)\](?:@\w+)?$"
+)
+AS_WRITTEN = "tests/test_examples.py::test_example["
 # What an example failure names first: "snippets/chapter/file.py:12: ..."
 WHERE = re.compile(r"^(?P<file>[\w./-]+\.(?:py|md)):(?P<line>\d+):", re.M)
-RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
-WORKFLOW = ".github/workflows/torch-versions.yml"
 
 
-# -- the supported range -----------------------------------------------------------------
-def supported(root: Path = ROOT) -> dict[str, str]:
-    """``{"oldest": ..., "newest_verified": ...}`` from mkdocs.yml's ``extra.torch``."""
-    return dict((load_config(root).get("extra") or {}).get("torch") or {})
-
-
-def pinned(root: Path = ROOT) -> str:
-    """The torch release requirements.lock pins (the one ``make test`` runs)."""
-    lock = (root / "requirements.lock").read_text("utf-8")
-    m = re.search(r"^torch==(\S+)$", lock, re.M)
-    return m.group(1) if m else ""
-
-
-def range_sentence(root: Path = ROOT) -> str:
-    """The sentence that states the range on a page (the home page carries it)."""
-    r = supported(root)
-    return (
-        f"Supported torch releases: {r.get('oldest')} to {r.get('newest_verified')}. "
-        f"Every example is run on torch {r.get('oldest')}, {pinned(root)} and "
-        f"{r.get('newest_verified')}, and prints what its page says on each."
-    )
-
-
-def _key(release: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in release.split("."))
-
-
-def range_problems(root: Path = ROOT) -> list[str]:
-    """Where the range, the pin, the home page and the weekly matrix disagree."""
-    r = supported(root)
-    oldest, newest, pin = r.get("oldest"), r.get("newest_verified"), pinned(root)
-    problems = [
-        f"mkdocs.yml: extra.torch.{name} must be a release like 2.7.0, not {value!r}"
-        for name, value in (("oldest", oldest), ("newest_verified", newest))
-        if not (isinstance(value, str) and RELEASE.match(value))
-    ]
-    if not RELEASE.match(pin):
-        problems.append(f"requirements.lock: no torch==x.y.z pin (found {pin!r})")
-    if problems:
-        return problems
-    if not _key(oldest) <= _key(pin) <= _key(newest):
-        problems.append(
-            f"mkdocs.yml: extra.torch says {oldest} to {newest}, "
-            f"but requirements.lock pins torch {pin}, outside that range"
-        )
-    if range_sentence(root) not in (root / "docs" / "index.md").read_text("utf-8"):
-        problems.append(f"docs/index.md: does not state the range: {range_sentence(root)}")
-    workflow = root / WORKFLOW
-    matrix = []
-    if workflow.is_file():
-        jobs = (yaml.safe_load(workflow.read_text("utf-8")) or {}).get("jobs") or {}
-        for job in jobs.values():
-            matrix += ((job.get("strategy") or {}).get("matrix") or {}).get("torch") or []
-    for wanted in (oldest, pin, "latest"):
-        if wanted not in [str(v) for v in matrix]:
-            problems.append(f"{WORKFLOW}: the torch matrix {matrix} lacks {wanted}")
-    return problems
-
-
-# -- the report of a run -----------------------------------------------------------------
 def _escape(text: str, *, prop: bool = False) -> str:
     """GitHub workflow-command escaping (properties escape ':' and ',' too)."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -133,11 +73,16 @@ def _message(report) -> str:
 
 
 @dataclass(eq=False)  # a plugin must be hashable
-class TorchReport:
-    """pytest plugin: results per test, reported at the end (see the module's docstring)."""
+class RunReport:
+    """pytest plugin: results per test, reported and recorded at the end (see the
+    module's docstring)."""
 
     release: str = ""  # "" until the summary: torch.__version__ (2.15.0+cu132, 2.13.0+cpu)
     github: bool = False
+    report: bool = False  # the --torch-report lines
+    records: Path | None = None  # where the verification record goes
+    device: str = "cpu"
+    command: str = ""
     results: dict[str, Result] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
 
@@ -165,7 +110,7 @@ class TorchReport:
         out = []
         counts: dict[str, dict[str, int]] = {"examples": {}, "other tests": {}}
         for nodeid, result in self.results.items():
-            m = EXAMPLE_TEST.match(nodeid)
+            m = EXAMPLE_TEST.match(nodeid) if nodeid.startswith(AS_WRITTEN) else None
             kind = counts["examples" if m else "other tests"]
             kind[result.outcome] = kind.get(result.outcome, 0) + 1
             if m or result.outcome == "failed":
@@ -189,18 +134,59 @@ class TorchReport:
         notes = []
         for nodeid, result in self.results.items():
             if result.outcome == "failed":
-                m = EXAMPLE_TEST.match(nodeid)
+                m = EXAMPLE_TEST.match(nodeid) if nodeid.startswith(AS_WRITTEN) else None
                 name = m.group("id") if m else nodeid
                 notes.append(
                     annotation(name, self.release, result.message[:4000], result.file, result.line)
                 )
         return notes
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    def example_results(self) -> dict[str, tuple[str, str, str]]:
+        """Each example that ran: (its source hash, outcome, reason), its tests together."""
+        found: dict[str, list[Result]] = {}
+        for nodeid, result in self.results.items():
+            if m := EXAMPLE_TEST.match(nodeid):
+                found.setdefault(m.group("id"), []).append(result)
+        out = {}
+        for example, results in found.items():
+            source = example_source(example)
+            if source is None:
+                continue
+            outcomes = {r.outcome for r in results}
+            outcome = next(o for o in ("failed", "passed", "skipped") if o in outcomes)
+            reason = next(
+                (r.message.splitlines()[0] for r in results if r.outcome == outcome and r.message),
+                "",
+            )
+            out[example] = (
+                records.source_hash(source),
+                outcome,
+                reason if outcome != "passed" else "",
+            )
+        return out
+
+    def pytest_sessionfinish(self, session) -> None:
+        if self.records is None:
+            return
+        self._release()
+        results = self.example_results()
+        if results:
+            path = records.write(self.records, self.release, self.device, self.command, results)
+            self.written = path
+
+    def _release(self) -> None:
         if not self.release:
             import torch  # imported by the tests already; the build label tells CUDA from CPU
 
             self.release = torch.__version__
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        written = getattr(self, "written", None)
+        if written is not None:
+            terminalreporter.write_line(f"verification record: {written}")
+        if not self.report:
+            return
+        self._release()
         lines = self.lines()
         terminalreporter.section(f"torch {self.release}")
         for text in lines + (self.annotations() if self.github else []):
@@ -209,3 +195,18 @@ class TorchReport:
         if self.github and summary_file:
             with open(summary_file, "a", encoding="utf-8") as f:
                 f.write("```text\n" + "\n".join(lines) + "\n```\n")
+
+
+def example_source(example: str, root: Path = ROOT) -> str | None:
+    """The source of the example with this id: a snippet (``forward_pass/x.py``) or a
+    page's fence (``docs/distributed.md:12``)."""
+    if ":" not in example:
+        path = root / "snippets" / example
+        return path.read_text("utf-8") if path.is_file() else None
+    from sitelib.check.examples import page_examples
+
+    page, line = example.rsplit(":", 1)
+    for fence in page_examples(root, [root / page]):
+        if str(fence.start_line) == line:
+            return fence.source
+    return None

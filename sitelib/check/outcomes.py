@@ -1,0 +1,42 @@
+"""What a check of an example ends in, other than passing: a failure that names the
+file and line, or a skip with its reason, and the one rule for when an example is
+skipped (:func:`skip_reason`): a fence marked ``test="skip"`` (with its reason), an
+example that needs CUDA on a run without it, a multi-process example that needs more
+GPUs than the machine has. The checks raise these exceptions; the tests turn them into
+pytest's outcomes (no pytest call in the library).
+"""
+
+from __future__ import annotations
+
+from pytest_examples import CodeExample
+
+from sitelib.check.examples import display_path, launch_command, requires_cuda
+
+
+class ExampleFailure(AssertionError):
+    """What a broken example reports: file, line, and what disagreed."""
+
+
+class Skipped(Exception):
+    """An example that does not run here; the message says why."""
+
+
+def skip_reason(example: CodeExample, device: str, gpus: int | None = None) -> str | None:
+    """Why ``example`` does not run on ``device`` (None: it runs). ``gpus``: how many
+    CUDA devices the machine has, for a multi-process example on ``cuda``."""
+    shown = display_path(example)
+    settings = example.prefix_settings()
+    if settings.get("test") == "skip":
+        reason = settings.get("reason")
+        if not reason:
+            raise ExampleFailure(f'{shown}:{example.start_line}: test="skip" needs reason="..."')
+        return f"{shown}:{example.start_line}: {reason}"
+    if requires_cuda(example) and device != "cuda":
+        return f"{shown}: needs CUDA (run with --device cuda)"
+    command = launch_command(example)
+    if command and device == "cuda" and gpus is not None:
+        from sitelib.check.launch import ranks
+
+        if gpus < (n := ranks(command)):
+            return f"{shown}: needs {n} GPUs, this machine has {gpus}"
+    return None

@@ -29,8 +29,10 @@ def pack(tensor):
 
 
 def held_bytes():
-    storages = {s.tensor.untyped_storage() for s in held}
-    sizes = {s.data_ptr(): s.nbytes() for s in storages}
+    sizes = {}  # each storage once
+    for saved in held:
+        storage = saved.tensor.untyped_storage()
+        sizes[storage.data_ptr()] = storage.nbytes()
     return sum(n for ptr, n in sizes.items() if ptr not in params)
 
 

@@ -30,39 +30,37 @@ def policy(ctx, op, *args, **kwargs):  # (1)!
     return CheckpointPolicy.PREFER_RECOMPUTE  # the rest: run again
 
 
-def step(context_fn=None):
-    """FLOPs of the forward and of the backward, and the gradients."""
+def backward_flops(context_fn):
     block.zero_grad()
-    with FlopCounterMode(display=False) as forward:
-        if context_fn is None:
-            out = block(x)  # out: [B, 64]
-        else:
-            out = checkpoint(
-                block, x, use_reentrant=False, context_fn=context_fn
-            )
-    with FlopCounterMode(display=False) as backward:
+    out = checkpoint(block, x, use_reentrant=False, context_fn=context_fn)
+    with FlopCounterMode(display=False) as counter:
         out.sum().backward()
     grads = [p.grad.clone() for p in block.parameters()]
-    return forward.get_total_flops(), backward.get_total_flops(), grads
+    return counter.get_total_flops(), grads
 
 
-fwd, plain, plain_grads = step()
-_, full, full_grads = step(noop_context_fn)
-_, selective, sac_grads = step(
-    partial(create_selective_checkpoint_contexts, policy)
-)
+def same(a, b):
+    pairs = zip(a, b, strict=True)
+    return all(torch.allclose(u, v, atol=1e-6) for u, v in pairs)
+
+
+with FlopCounterMode(display=False) as forward:
+    out = block(x)  # out: [B, 64]
+with FlopCounterMode(display=False) as backward:
+    out.sum().backward()
+plain = [p.grad.clone() for p in block.parameters()]
+fwd, bwd = forward.get_total_flops(), backward.get_total_flops()
+print(f"no checkpoint: forward {fwd:,}, backward {bwd:,}")
+#> no checkpoint: forward 2,097,152, backward 3,145,728
+
+full, full_grads = backward_flops(noop_context_fn)
+sac = partial(create_selective_checkpoint_contexts, policy)  # (2)!
+selective, sac_grads = backward_flops(sac)
+print(f"backward: full {full:,}, selective {selective:,}")
+#> backward: full 4,194,304, selective 3,145,728
 print("saved:", [name for name, keep in decisions if keep])
 #> saved: ['addmm.default', 'addmm.default']
 print("rerun:", [name for name, keep in decisions if not keep])
 #> rerun: ['t.default', 'gelu.default', 't.default']
-print(f"forward FLOPs: {fwd:,}")
-#> forward FLOPs: 2,097,152
-print(f"backward FLOPs: none {plain:,}, full {full:,}")
-#> backward FLOPs: none 3,145,728, full 4,194,304
-print(f"backward FLOPs: selective {selective:,}")
-#> backward FLOPs: selective 3,145,728
-for grads in (full_grads, sac_grads):
-    pairs = zip(plain_grads, grads, strict=True)
-    print(all(torch.allclose(a, b, atol=1e-6) for a, b in pairs))
-    #> True
-    #> True
+print(same(plain, full_grads), same(plain, sac_grads))
+#> True True

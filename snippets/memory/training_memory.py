@@ -18,8 +18,9 @@ saved = {}  # storage -> bytes, activations only
 
 
 def pack(t):
-    if t.untyped_storage().data_ptr() not in ptrs:
-        saved[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+    storage = t.untyped_storage()
+    if storage.data_ptr() not in ptrs:
+        saved[storage.data_ptr()] = storage.nbytes()
     return t
 
 

@@ -20,6 +20,7 @@ loss = nn.functional.mse_loss(model(x), y)  # loss: []
 loss.backward()
 norm = clip_grad_norm_(model.parameters(), max_norm=1.0)  # norm: []
 print("returned norm:", norm.item())  # no error: the caller must look
+#> returned norm: nan
 
 params = model.parameters()
 try:
@@ -28,3 +29,5 @@ except RuntimeError as err:
     first = str(err).split(". ")[0]
     for line in textwrap.wrap(first, 72, break_on_hyphens=False):
         print(line)
+        #> The total norm of order 2.0 for gradients from `parameters` is
+        #> non-finite, so it cannot be clipped

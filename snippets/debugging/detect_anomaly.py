@@ -20,7 +20,9 @@ def predict(x):  # x: [B, 4]
 loss = nn.functional.mse_loss(predict(x), y)  # loss: []
 loss.backward()
 print("loss is finite:", torch.isfinite(loss).item())
+#> loss is finite: True
 print("grad is finite:", model.weight.grad.isfinite().all().item())
+#> grad is finite: False
 
 model.zero_grad()
 with warnings.catch_warnings(record=True) as caught:
@@ -31,9 +33,13 @@ with warnings.catch_warnings(record=True) as caught:
             loss.backward()
     except RuntimeError as err:
         print(err)
+        #> Function 'SqrtBackward0' returned nan values in its 0th output.
 for warning in caught:
     print(str(warning.message).split(".")[0])
+    #> Anomaly Detection has been enabled
+    #> Error detected in SqrtBackward0
 print("names the line:", "torch.sqrt(h)" in str(caught[-1].message))
+#> names the line: True
 
 
 def predict(x):  # x: [B, 4]
@@ -46,3 +52,4 @@ model.zero_grad()
 loss = nn.functional.mse_loss(predict(x), y)  # loss: []
 loss.backward()
 print("fixed, grad is finite:", model.weight.grad.isfinite().all().item())
+#> fixed, grad is finite: True

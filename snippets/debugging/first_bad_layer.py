@@ -45,12 +45,15 @@ handles = [watch(name, m) for name, m in model.named_children()]
 loss = nn.functional.mse_loss(model(x), target)  # loss: []
 loss.backward()
 print("loss is finite:", torch.isfinite(loss).item())
+#> loss is finite: True
 print("first non-finite gradient from:", first_bad)
+#> first non-finite gradient from: ['3 (PairDistance)']
 
 model[3].eps = 1e-12  # the fix: keep sqrt away from 0
 first_bad.clear()
 model.zero_grad()
 nn.functional.mse_loss(model(x), target).backward()
 print("after the fix:", first_bad)
+#> after the fix: []
 for handle in handles:
     handle.remove()

@@ -32,13 +32,18 @@ optimizer = torch.optim.SGD(trainable, lr=0.1)  # (1)!
 no_grad, same = check_step(model, optimizer)
 frozen = [n for n, p in model.named_parameters() if not p.requires_grad]
 print("frozen:", frozen)
+#> frozen: ['0.weight', '0.bias']
 print("unchanged:", same)
+#> unchanged: ['0.weight', '0.bias']
 
 model[0].requires_grad_(True)  # the warm-up is over
 no_grad, same = check_step(model, optimizer)
 print("no gradient:", no_grad)
+#> no gradient: []
 print("unchanged:", same)
+#> unchanged: ['0.weight', '0.bias']
 
 optimizer.add_param_group({"params": model[0].parameters()})  # the fix
 no_grad, same = check_step(model, optimizer)
 print("unchanged after the fix:", same)
+#> unchanged after the fix: []

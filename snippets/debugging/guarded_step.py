@@ -18,21 +18,32 @@ def train(guard):
     model = nn.Sequential(nn.Linear(4, 16), nn.Tanh(), nn.Linear(16, 1))
     model = model.to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    log = []
     for step in range(5):
         optimizer.zero_grad()
         loss = nn.functional.mse_loss(model(x[step]), y[step])  # loss: []
         loss.backward()
         norm = clip_grad_norm_(model.parameters(), max_norm=1.0)  # (1)!
         finite = torch.isfinite(loss).item() and torch.isfinite(norm).item()
-        line = f"step {step}: loss {loss.item():.2f} norm {norm.item():.2f}"
+        values = f"loss {loss.item():.2f} norm {norm.item():.2f}"
+        log.append(f"step {step}: {values}")
         if guard and not finite:  # (2)!
-            print(line, "-> skipped")
+            log[-1] += " -> skipped"
             continue
         optimizer.step()
-        print(line)
     weights = torch.cat([p.detach().flatten() for p in model.parameters()])
-    print("weights finite:", weights.isfinite().all().item())
+    log.append(f"weights finite: {weights.isfinite().all().item()}")
+    return log
 
 
-train(guard=False)
-train(guard=True)
+unguarded, guarded = train(guard=False), train(guard=True)
+print(f"{'no guard':28} | guard")
+#> no guard                     | guard
+for a, b in zip(unguarded, guarded, strict=True):
+    print(f"{a:28} | {b}")
+    #> step 0: loss 3.15 norm 4.32  | step 0: loss 3.15 norm 4.32
+    #> step 1: loss 3.56 norm 4.88  | step 1: loss 3.56 norm 4.88
+    #> step 2: loss nan norm nan    | step 2: loss nan norm nan -> skipped
+    #> step 3: loss nan norm nan    | step 3: loss 4.16 norm 5.29
+    #> step 4: loss nan norm nan    | step 4: loss 1.27 norm 2.87
+    #> weights finite: False        | weights finite: True

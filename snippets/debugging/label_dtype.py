@@ -16,8 +16,10 @@ try:
 except RuntimeError as err:
     msg = str(err)  # the wording depends on the release and the device
     print("rejects float labels:", "Float" in msg)
+    #> rejects float labels: True
 loss = ce(model(x), labels.long())  # class ids are int64 ("Long")
 print("fixed:", round(loss.item(), 3))
+#> fixed: 2.108
 
 # The opposite case: 0/1 targets stored as integers.
 flags = torch.tensor([1, 0, 0, 1]).to(device)  # flags: [B] int64
@@ -26,6 +28,8 @@ try:
     bce(model(x)[:, 0], flags)
 except RuntimeError as err:
     print(err)
+    #> result type Float can't be cast to the desired output type Long
 loss = bce(model(x)[:, 0], flags.float())  # targets are probabilities
 loss.backward()
 print("fixed:", round(loss.item(), 3))
+#> fixed: 0.853

@@ -30,10 +30,15 @@ def train(lr, steps=40):
 
 losses = train(lr=0.1)
 print("first losses:", [f"{v:.1e}" for v in losses[:4]])
+#> first losses: ['1.8e+03', '6.8e+05', '3.0e+08', '1.4e+11']
 first_inf = next(i for i, v in enumerate(losses) if math.isinf(v))
 print("loss is inf from step", first_inf)
+#> loss is inf from step 13
 print("loss is nan at step", len(losses) - 1)
+#> loss is nan at step 28
 
 losses = train(lr=0.001)
 print("lr=0.001:", [f"{v:.1e}" for v in losses[:4]])
+#> lr=0.001: ['1.8e+03', '1.1e+03', '7.3e+02', '4.7e+02']
 print("after 40 steps:", f"{losses[-1]:.1e}")
+#> after 40 steps: 3.1e-02

@@ -17,14 +17,17 @@ loss_fn = nn.CrossEntropyLoss()
 
 threshold, max_steps = 0.01, 200
 for step in range(max_steps):
-    optimizer.zero_grad()
     loss = loss_fn(model(x), y)  # loss: []
     if step == 0:  # an untrained model guesses: about log(3)
         print("first loss:", round(loss.item(), 2), round(math.log(3), 2))
+        #> first loss: 1.14 1.1
     if loss.item() < threshold:
         break
+    optimizer.zero_grad()
     loss.backward()
     optimizer.step()
 
 print("below", threshold, "at step", step)
+#> below 0.01 at step 47
 print("memorized the batch:", loss.item() < threshold)
+#> memorized the batch: True

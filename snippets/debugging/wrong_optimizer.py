@@ -30,11 +30,15 @@ model_1 = nn.Linear(4, 1).to(device)  # the model that is trained
 
 no_grad, same = check_step(model_1, optimizer)
 print("no gradient:", no_grad)
+#> no gradient: []
 print("unchanged:", same)
+#> unchanged: ['weight', 'bias']
 held = {id(p) for group in optimizer.param_groups for p in group["params"]}
 holds = all(id(p) in held for p in model_1.parameters())
 print("optimizer holds model_1:", holds)
+#> optimizer holds model_1: False
 
 optimizer = torch.optim.SGD(model_1.parameters(), lr=0.1)  # the fix
 no_grad, same = check_step(model_1, optimizer)
 print("unchanged after the fix:", same)
+#> unchanged after the fix: []

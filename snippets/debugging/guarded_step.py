@@ -25,7 +25,7 @@ def train(guard):
         loss.backward()
         norm = clip_grad_norm_(model.parameters(), max_norm=1.0)  # (1)!
         finite = torch.isfinite(loss).item() and torch.isfinite(norm).item()
-        values = f"loss {loss.item():.2f} norm {norm.item():.2f}"
+        values = f"loss {loss.item():.2f} norm {norm.item():.1f}"
         log.append(f"step {step}: {values}")
         if guard and not finite:  # (2)!
             log[-1] += " -> skipped"
@@ -41,9 +41,9 @@ print(f"{'no guard':28} | guard")
 #> no guard                     | guard
 for a, b in zip(unguarded, guarded, strict=True):
     print(f"{a:28} | {b}")
-    #> step 0: loss 3.15 norm 4.32  | step 0: loss 3.15 norm 4.32
-    #> step 1: loss 3.56 norm 4.88  | step 1: loss 3.56 norm 4.88
+    #> step 0: loss 3.15 norm 4.3   | step 0: loss 3.15 norm 4.3
+    #> step 1: loss 3.56 norm 4.9   | step 1: loss 3.56 norm 4.9
     #> step 2: loss nan norm nan    | step 2: loss nan norm nan -> skipped
-    #> step 3: loss nan norm nan    | step 3: loss 4.16 norm 5.29
-    #> step 4: loss nan norm nan    | step 4: loss 1.27 norm 2.87
+    #> step 3: loss nan norm nan    | step 3: loss 4.16 norm 5.3
+    #> step 4: loss nan norm nan    | step 4: loss 1.27 norm 2.9
     #> weights finite: False        | weights finite: True

@@ -37,13 +37,14 @@ def shifts(worker_init_fn=None, seed=0):
     return torch.stack([shift for _, shift in loader]).to(device)
 
 
-run = shifts()  # batches 0, 2 from worker 0; batches 1, 3 from worker 1
-print("workers drew the same shifts:", torch.equal(run[0], run[1]))
-#> workers drew the same shifts: True
-run = shifts(reseed)
-print("after reseeding:", torch.equal(run[0], run[1]))
-#> after reseeding: False
-print("same seed, same shifts:", torch.equal(run, shifts(reseed)))
-#> same seed, same shifts: True
-print("other seed, same shifts:", torch.equal(run, shifts(reseed, 1)))
-#> other seed, same shifts: False
+if __name__ == "__main__":  # (4)!
+    run = shifts()  # batches 0, 2 from worker 0; batches 1, 3 from worker 1
+    print("workers drew the same shifts:", torch.equal(run[0], run[1]))
+    #> workers drew the same shifts: True
+    run = shifts(reseed)
+    print("after reseeding:", torch.equal(run[0], run[1]))
+    #> after reseeding: False
+    print("same seed, same shifts:", torch.equal(run, shifts(reseed)))
+    #> same seed, same shifts: True
+    print("other seed, same shifts:", torch.equal(run, shifts(reseed, 1)))
+    #> other seed, same shifts: False

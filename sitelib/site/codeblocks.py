@@ -291,8 +291,19 @@ def summary(src: str, span: tuple[int, int]) -> str:
             name = "device" if set(found) <= DEVICE_NAMES else ", ".join(found)
         if name and name not in names:
             names.append(name)
-    what = ", ".join(names) or "set-up"
-    return f"Set-up, lines {first}\u2013{last}: {what}"
+    head = f"Set-up, lines {first}\u2013{last}: "
+    shown = list(names)
+    while len(shown) > 1 and len(head + _listed(shown, names)) > SUMMARY_WIDTH:
+        shown.pop()
+    return head + (_listed(shown, names) or "set-up")
+
+
+SUMMARY_WIDTH = 72  # a fold's summary fits the block's 76 columns with its marker
+
+
+def _listed(shown: list[str], names: list[str]) -> str:
+    rest = len(names) - len(shown)
+    return ", ".join(shown) + (f" and {rest} more" if rest else "")
 
 
 def fold_html(code: str, span: tuple[int, int], text: str, number: int, line_spans: str) -> str:

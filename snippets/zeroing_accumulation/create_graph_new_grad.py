@@ -1,3 +1,5 @@
+import warnings
+
 import torch
 from torch import nn
 
@@ -14,8 +16,12 @@ grad_before = layer.weight.grad
 first = grad_before.clone()  # first: [1, 4]
 
 # create_graph=True records the gradient computation itself, for
-# derivatives of it.
-layer(x).pow(2).mean().backward(create_graph=True)
+# derivatives of it. PyTorch warns about it, once per process.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    layer(x).pow(2).mean().backward(create_graph=True)
+print(str(caught[0].message).split(" between")[0])
+#> Using backward() with create_graph=True will create a reference cycle
 print(layer.weight.grad is grad_before)  # a new tensor, not the old one
 #> False
 print(torch.equal(grad_before, first))  # the old tensor was left as it was

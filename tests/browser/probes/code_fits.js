@@ -17,16 +17,36 @@
     const title = block?.querySelector(".filename")?.textContent;
     return title || `a block starting "${el.textContent.trim().slice(0, 40)}"`;
   };
+  // How far the text reaches: the rectangles of its text nodes (not Material's
+  // annotation tooltips or buttons, which are positioned over the block).
+  const textRight = (code) => {
+    let right = 0;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => (n.parentElement.closest(".md-annotation, .md-code__nav, nav, .fold-label")
+        ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    });
+    const range = document.createRange();
+    while (walker.nextNode()) {
+      if (!walker.currentNode.textContent.trim()) continue;
+      range.selectNodeContents(walker.currentNode);
+      for (const r of range.getClientRects()) right = Math.max(right, r.right);
+    }
+    return right;
+  };
   const problems = [];
   const outside = [];
   for (const el of content.querySelectorAll("pre")) {
     if (!el.getClientRects().length) continue;  // hidden by the page itself
     const code = el.querySelector(":scope > code") || el;
-    for (const box of new Set([el, code])) {
-      if (box.scrollWidth > box.clientWidth + 1) {
-        problems.push(`${name(el)} scrolls sideways: ${box.scrollWidth} px of text in ${box.clientWidth} px`);
-        break;
-      }
+    const box = code.getBoundingClientRect();
+    const right = textRight(code) + code.scrollLeft;
+    const visible = box.left + code.clientWidth;
+    if (right > visible + 1) {
+      problems.push(`${name(el)} scrolls sideways: ${Math.round(right - box.left)} px of text in ${code.clientWidth} px`);
+    }
+    const label = code.querySelector(".fold-label");
+    if (label && label.scrollWidth > label.clientWidth + 1) {
+      problems.push(`${name(el)}: its fold's summary is cut: ${label.textContent.slice(0, 60)}`);
     }
     const wrap = getComputedStyle(code).whiteSpace;
     if (!["pre", "nowrap"].includes(wrap)) problems.push(`${name(el)} wraps its lines (white-space: ${wrap})`);

@@ -159,8 +159,53 @@ def test_gradient_failures(fixture: str, message: str, eval_example: EvalExample
     fails(f"grads/{fixture}", eval_example, message)
 
 
-def test_expect_no_grad_marker_is_honoured(eval_example: EvalExample) -> None:
-    run_example(example("grads/marked_no_grad.py"), eval_example)
+@pytest.mark.parametrize(
+    "fixture", ["marked_no_grad.py", "marked_nonfinite.py", "marked_no_module.py"]
+)
+def test_markers_that_say_why_are_honoured(fixture: str, eval_example: EvalExample) -> None:
+    run_example(example(f"grads/{fixture}"), eval_example)
+
+
+def test_an_example_cannot_hide_its_model_from_the_gradient_check(
+    eval_example: EvalExample,
+) -> None:
+    """backward() ran, but the model lived inside main(): nothing was left to check."""
+    fails(
+        "grads/inside_main.py",
+        eval_example,
+        r"inside_main.py: it calls backward\(\) but leaves no nn.Module with trainable "
+        r"parameters in its globals.*no-module-to-check",
+    )
+
+
+# -- warnings and global state --------------------------------------------------------
+def test_a_future_warning_fails_the_example_naming_it(eval_example: EvalExample) -> None:
+    fails(
+        "examples/future_warning.py",
+        eval_example,
+        r"examples/future_warning.py:4: example raised FutureWarning: "
+        r".*torch.cpu.amp.autocast.* is deprecated",
+    )
+
+
+def test_a_warning_the_example_catches_itself_passes(eval_example: EvalExample) -> None:
+    run_example(example("examples/catches_future_warning.py"), eval_example)
+
+
+def test_nothing_an_example_flips_leaks_into_the_next(eval_example: EvalExample) -> None:
+    import warnings
+
+    import torch._dynamo
+
+    filters = list(warnings.filters)
+    run_example(example("examples/flips_global_state.py"), eval_example)
+    assert not torch.are_deterministic_algorithms_enabled()
+    assert not torch.is_anomaly_enabled()
+    assert torch.get_default_dtype() == torch.float32
+    assert torch.is_grad_enabled()
+    assert torch.get_float32_matmul_precision() == "highest"
+    assert warnings.filters == filters
+    assert not torch._dynamo.utils.counters["stats"], dict(torch._dynamo.utils.counters)
 
 
 # -- devices --------------------------------------------------------------------------

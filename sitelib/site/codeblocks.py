@@ -367,15 +367,17 @@ def reference_problems(text: str, page: str, snippets: Path | None) -> list[str]
             continue
         missing = [n for n in ref.numbers if n not in shown]
         if missing:
+            numbered = _shown_lines(block, snippets, folded=False)
+            fold = block.option("fold")
             problems.append(
                 f"{page}:{ref.line}: names line {missing[0]}, which the block on line "
-                f"{block.start} does not show (it shows lines {min(shown)}-{max(shown)}"
-                f"{' but folds some' if block.option('fold') else ''})"
+                f"{block.start} does not show (it numbers lines {min(numbered)}-"
+                f"{max(numbered)}{f' and folds {fold}' if fold else ''})"
             )
     return problems
 
 
-def _shown_lines(block: Fence, snippets: Path | None) -> set[int] | None:
+def _shown_lines(block: Fence, snippets: Path | None, folded: bool = True) -> set[int] | None:
     """The line numbers a block shows, or None when it shows none."""
     linenums = block.option("linenums")
     if not linenums:
@@ -387,7 +389,7 @@ def _shown_lines(block: Fence, snippets: Path | None) -> set[int] | None:
         body = (snippets / include[1]).read_text("utf-8")
     count = body.rstrip("\n").count("\n") + 1
     shown = set(range(start, start + count))
-    if fold := block.option("fold"):
+    if folded and (fold := block.option("fold")):
         m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", fold)
         if m:
             shown -= set(range(start + int(m[1]) - 1, start + int(m[2])))

@@ -52,4 +52,6 @@ def torch_state_restored() -> Iterator[None]:
         torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = saved["cudnn"]
         torch._tensor_str.PRINT_OPTS = saved["print"]
         if "torch._dynamo" in sys.modules:  # only if something imported it
-            sys.modules["torch._dynamo"].reset()  # compiled code, guards, counters
+            dynamo = sys.modules["torch._dynamo"]
+            dynamo.reset()  # compiled code and its guards
+            dynamo.utils.counters.clear()  # what explain() and the counters report

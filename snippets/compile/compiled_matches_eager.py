@@ -16,8 +16,8 @@ compiled = torch.compile(twin)  # (1)!
 
 out = model(x)  # out: [B, 5]
 nn.functional.cross_entropy(out, y).backward()
-compiled_out = compiled(x)  # (2)! compiled_out: [B, 5]
-nn.functional.cross_entropy(compiled_out, y).backward()  # (3)!
+compiled_out = compiled(x)  # compiled_out: [B, 5]
+nn.functional.cross_entropy(compiled_out, y).backward()
 
 print(type(compiled).__name__, compiled._orig_mod is twin)
 #> OptimizedModule True

@@ -8,6 +8,7 @@ torch.manual_seed(0)
 accelerator = torch.accelerator.current_accelerator(check_available=True)
 device = accelerator or torch.device("cpu")
 
+torch._dynamo.reset()  # (1)!
 x = torch.randn(64, 20).to(device)  # x: [B, 20]
 y = torch.randint(0, 5, (64,)).to(device)  # y: [B]
 model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 5))
@@ -24,16 +25,16 @@ def train_step():
 
 def seconds_per_step(steps):
     if device.type == "cuda":
-        torch.cuda.synchronize()  # (1)!
+        torch.cuda.synchronize()  # (2)!
     start = time.perf_counter()
     for _ in range(steps):
         train_step()
     if device.type == "cuda":
-        torch.cuda.synchronize()  # (2)!
+        torch.cuda.synchronize()  # (3)!
     return (time.perf_counter() - start) / steps
 
 
-graphs = counters["stats"]["unique_graphs"]  # (3)!
+graphs = counters["stats"]["unique_graphs"]  # (4)!
 first = seconds_per_step(1)  # compiles: never time this call
 for _ in range(3):  # warm-up
     train_step()

@@ -25,11 +25,12 @@ def train(compiled, optimizer, steps):
 
 model = make_model()
 optimizer = torch.optim.AdamW(model.parameters(), lr=0.01)
-train(torch.compile(model, backend="eager"), optimizer, 3)
+compiled = torch.compile(model, backend="eager")
+train(compiled, optimizer, 3)
 buffer = io.BytesIO()  # a file would do the same
 state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
 torch.save(state, buffer)  # (1)!
-train(torch.compile(model, backend="eager"), optimizer, 3)  # goes on
+train(compiled, optimizer, 3)  # the uninterrupted run goes on
 
 buffer.seek(0)
 checkpoint = torch.load(buffer, weights_only=True)

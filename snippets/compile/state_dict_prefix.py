@@ -23,10 +23,13 @@ plain = make_model().to(device)
 try:
     plain.load_state_dict(compiled.state_dict())
 except RuntimeError as err:
-    print(str(err).splitlines()[0])
+    first, missing, unexpected = str(err).splitlines()[:3]
+    print(first)
     #> Error(s) in loading state_dict for Sequential:
-    print(str(err).splitlines()[2].strip()[:40])
-    #> Unexpected key(s) in state_dict: "_orig_
+    print(missing.split(", ")[0].strip())
+    #> Missing key(s) in state_dict: "0.weight"
+    print(unexpected.split(", ")[0].strip())
+    #> Unexpected key(s) in state_dict: "_orig_mod.0.weight"
 
 # The fixes: save the module you compiled, not the wrapper ...
 print(plain.load_state_dict(model.state_dict()))

@@ -8,7 +8,7 @@ torch.manual_seed(0)
 accelerator = torch.accelerator.current_accelerator(check_available=True)
 device = accelerator or torch.device("cpu")
 
-torch._dynamo.reset()
+torch._dynamo.reset()  # fresh caches: the count below is this example's
 x = torch.randn(32, 8).to(device)  # x: [B, 8]
 y = torch.randint(0, 4, (32,)).to(device)  # y: [B]
 model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4))

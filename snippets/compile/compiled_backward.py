@@ -35,11 +35,9 @@ def loss_and_backward(x, y):
     return loss.detach()
 
 
-whole = torch.compile(
-    loss_and_backward, backend="aot_eager", fullgraph=True
-)
+full = torch.compile(loss_and_backward, backend="aot_eager", fullgraph=True)
 try:
-    whole(x, y)
+    full(x, y)
 except torch._dynamo.exc.Unsupported as err:
     print(str(err).splitlines()[0])  # (3)!
     #> Unsupported Tensor.backward() call

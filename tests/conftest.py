@@ -56,6 +56,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")  # examples that plot run headless
+    # Inductor's compiled kernels are cached in the checkout (.cache/ is ignored), so
+    # the compile chapter's examples compile once per machine, not once per run.
+    from sitelib.site.layout import ROOT
+
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(ROOT / ".cache" / "torchinductor"))
     if not hasattr(config, "workerinput"):  # the controller, when xdist runs workers
         from pathlib import Path
 

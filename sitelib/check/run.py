@@ -5,8 +5,11 @@
 1. it is linted with ruff (snippets/ruff.toml: pyproject.toml's rules, 76 columns);
 2. it runs as ``__main__`` with torch seeded to a value it cannot know, so an
    example that forgot ``torch.manual_seed`` prints something else and fails; a
-   ``DeprecationWarning`` or ``FutureWarning`` it causes is an error (the warnings a
-   page teaches, the example catches and prints itself);
+   ``DeprecationWarning`` or ``FutureWarning`` raised by its own lines (warned at
+   them, as torch's deprecations are) is an error; the warnings a page teaches, the
+   example catches and prints itself, and torch's warnings about its own internals
+   (the first inductor compile warns from ``torch/utils/mkldnn.py``) are not the
+   example's;
 3. its printed output equals the ``#>`` lines under each ``print``
    (``pytest --update-examples`` rewrites them), after device names are
    normalised in one place (:func:`sitelib.check.output.normalise_device`);
@@ -18,6 +21,10 @@
 7. on the CPU, it prints the same when its device behaves like a separate
    accelerator (:mod:`sitelib.check.device_sim`): what it prints does not depend on
    random numbers drawn on the device, which a GPU draws from its own generator.
+   Not for an example that compiled something with ``torch.compile``: Dynamo
+   compiles nothing under the rerun's dispatch mode (it skips such frames, and
+   ``fullgraph=True`` raises), so the rerun would check eager code the page does not
+   show; such an example is checked on the CPU and, like every other, on CUDA.
 
 Each run is inside :func:`sitelib.site.torch_state.torch_state_restored`: whatever
 global switch of torch the example flips (grad mode, deterministic algorithms,
@@ -32,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -57,11 +65,19 @@ GATED_WARNINGS = (DeprecationWarning, FutureWarning)
 
 @contextlib.contextmanager
 def example_context() -> Iterator[None]:
-    """torch's global state restored afterwards, and the gated warnings as errors."""
+    """torch's global state restored afterwards, and the gated warnings, where they
+    are the example's (warned at a line of its ``__main__`` module), as errors."""
     with torch_state_restored():
         for category in GATED_WARNINGS:
-            warnings.simplefilter("error", category)
+            warnings.filterwarnings("error", category=category, module="__main__")
         yield
+
+
+def compiled_something() -> bool:
+    """Whether Dynamo compiled a frame since its counters were last cleared (the
+    torch-state guard clears them after every example)."""
+    dynamo = sys.modules.get("torch._dynamo")
+    return bool(dynamo and dynamo.utils.counters["stats"]["unique_graphs"])
 
 
 def _error_line(exc: BaseException, run_file: Path, example: CodeExample) -> int | str:
@@ -78,10 +94,14 @@ def _error_line(exc: BaseException, run_file: Path, example: CodeExample) -> int
 
 
 class _CountBackward:
-    """Count backward() calls that completed (Tensor.backward goes through here)."""
+    """Count backward() calls that completed (Tensor.backward goes through here). In
+    an example that compiles, the counter is hidden from Dynamo, which would otherwise
+    trace it and report a graph break of its own (``compiles``: decided from the
+    source, so that an example that never compiles does not pay Dynamo's import)."""
 
-    def __init__(self) -> None:
+    def __init__(self, compiles: bool = False) -> None:
         self.calls = 0
+        self.compiles = compiles
         self._original = torch.autograd.backward
 
     def __enter__(self) -> _CountBackward:
@@ -91,6 +111,8 @@ class _CountBackward:
             original(*args, **kwargs)
             self.calls += 1
 
+        if self.compiles:
+            backward = torch.compiler.disable(backward)
         torch.autograd.backward = backward
         return self
 
@@ -103,6 +125,7 @@ class Outcome:
     updated: str | None  # the source with the real output as #> lines; None when they match
     module_globals: dict[str, Any]
     problems: list[str]  # shape, gradient and device problems, each naming file and line
+    compiled: bool = False  # it compiled something with torch.compile
 
 
 def check_run(
@@ -125,8 +148,10 @@ def check_run(
 
     torch.manual_seed(int.from_bytes(os.urandom(4)) if seed is None else seed)
     try:
-        with example_context(), checker, _CountBackward() as backward, adapter.print_capture():
+        counter = _CountBackward(compiles="compile" in example.source)
+        with example_context(), checker, counter as backward, adapter.print_capture():
             updated, module_globals = run()
+            compiled = compiled_something()
     except ShapeMismatch as exc:
         raise ExampleFailure(str(exc)) from None
     except (ExampleFailure, Skipped):
@@ -144,7 +169,7 @@ def check_run(
         f"{shown}: {p}"
         for p in check_devices(module_globals, device, marks.get("stays-on-cpu", []))
     ]
-    return Outcome(updated, module_globals, problems)
+    return Outcome(updated, module_globals, problems, compiled)
 
 
 def check_as_on_an_accelerator(
@@ -233,6 +258,6 @@ def run_example(
         compare_output(example, outcome.updated, shown)
     if outcome.problems:
         raise ExampleFailure("\n".join(outcome.problems))
-    if device == "cpu" and not eval_example.update_examples:
+    if device == "cpu" and not eval_example.update_examples and not outcome.compiled:
         check_as_on_an_accelerator(example, eval_example, run_file, seed)
     return outcome.module_globals

@@ -39,11 +39,9 @@ first = seconds_per_step(1)  # compiles: never time this call
 for _ in range(3):  # warm-up
     train_step()
 warm = counters["stats"]["unique_graphs"]
-timed = seconds_per_step(20)
+timed = seconds_per_step(20)  # seconds per step: the number to report
 print("graphs compiled in warm-up:", warm - graphs)
 #> graphs compiled in warm-up: 1
 after = counters["stats"]["unique_graphs"]
 print("graphs compiled while timed:", after - warm)
 #> graphs compiled while timed: 0
-print("first step took over 10x a timed one:", first > 10 * timed)
-#> first step took over 10x a timed one: True

@@ -192,6 +192,12 @@ def test_a_warning_the_example_catches_itself_passes(eval_example: EvalExample) 
     run_example(example("examples/catches_future_warning.py"), eval_example)
 
 
+def test_an_example_that_compiles_is_not_rerun_as_on_an_accelerator(
+    eval_example: EvalExample,
+) -> None:
+    run_example(example("examples/compiled_counts.py"), eval_example)
+
+
 def test_nothing_an_example_flips_leaks_into_the_next(eval_example: EvalExample) -> None:
     import warnings
 

@@ -44,9 +44,9 @@ def range_sentence(root: Path = ROOT) -> str:
     """The sentence that states the range on a page (the home page carries it)."""
     r = supported(root)
     return (
-        f"Supported torch releases: {r.get('oldest')} to {r.get('newest_verified')}. "
-        f"Every example is run on torch {r.get('oldest')}, {pinned(root)} and "
-        f"{r.get('newest_verified')}, and prints what its page says on each."
+        f"Supported torch releases: {r.get('oldest')} to {r.get('newest_verified')}: "
+        f"every example printed what its page says on torch {r.get('oldest')}, "
+        f"{pinned(root)} and {r.get('newest_verified')} when this range was last set."
     )
 
 

@@ -19,7 +19,7 @@ from sitelib.site.codeblocks import (
     reference_problems,
     summary,
 )
-from sitelib.site.layout import ROOT, load_config
+from sitelib.site.layout import ROOT, load_config, page_files
 
 PAGE = "docs/page.md"
 
@@ -158,7 +158,7 @@ def test_prose_may_name_a_line_the_block_numbers() -> None:
 def test_no_page_names_a_line_it_does_not_show() -> None:
     problems = [
         p
-        for page in sorted((ROOT / "docs").glob("*.md"))
+        for page in page_files()
         for p in reference_problems(page.read_text("utf-8"), page.name, ROOT / "snippets")
     ]
     assert not problems, "\n".join(problems)

@@ -159,11 +159,20 @@ def test_gradient_failures(fixture: str, message: str, eval_example: EvalExample
     fails(f"grads/{fixture}", eval_example, message)
 
 
-@pytest.mark.parametrize(
-    "fixture", ["marked_no_grad.py", "marked_nonfinite.py", "marked_no_module.py"]
-)
+@pytest.mark.parametrize("fixture", ["marked_no_grad.py", "marked_nonfinite.py"])
 def test_markers_that_say_why_are_honoured(fixture: str, eval_example: EvalExample) -> None:
     run_example(example(f"grads/{fixture}"), eval_example)
+
+
+def test_a_model_in_main_passes_when_a_marker_says_why(
+    tmp_path: Path, eval_example: EvalExample
+) -> None:
+    source = (FIXTURES / "grads" / "inside_main.py").read_text("utf-8")
+    marked = tmp_path / "marked_no_module.py"
+    marked.write_text(source + "# no-module-to-check: a self-test of the marker\n", "utf-8")
+    run_example(
+        CodeExample.create(marked.read_text("utf-8"), path=marked, prefix="py"), eval_example
+    )
 
 
 def test_an_example_cannot_hide_its_model_from_the_gradient_check(

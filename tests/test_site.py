@@ -151,39 +151,45 @@ def _is_sys_path(node: ast.AST) -> bool:
     )
 
 
+def code_files(root: Path, folders=("sitelib", "hooks", "tools", "tests")):
+    """(name, parsed module) of every Python file of the library and its users, but
+    the deliberately broken fixtures and the Lighthouse tool's node_modules."""
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*.py")):
+            if "fixtures" not in path.parts and "node_modules" not in path.parts:
+                yield path.relative_to(root).as_posix(), ast.parse(path.read_text("utf-8"))
+
+
+def imported(node: ast.AST) -> list[str]:
+    """The modules an import statement names."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    return [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+
+
 def layering_problems(root: Path = ROOT) -> list[str]:
     """Content -> sitelib -> its users (tests, hooks, tools): nothing imports tests/, and
     no test, hook or tool reaches code by changing sys.path (the venv's .pth file names
     the checkout)."""
     problems = []
-    for folder in ("sitelib", "hooks", "tools", "tests"):
-        for path in sorted((root / folder).rglob("*.py")):
-            if "fixtures" in path.parts or "node_modules" in path.parts:
-                continue
-            name = path.relative_to(root).as_posix()
-            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-                modules = (
-                    [a.name for a in node.names]
-                    if isinstance(node, ast.Import)
-                    else [node.module or ""]
-                    if isinstance(node, ast.ImportFrom)
-                    else []
+    for name, tree in code_files(root):
+        for node in ast.walk(tree):
+            modules = imported(node)
+            if any(m == "tests" or m.startswith("tests.") for m in modules):
+                problems.append(f"{name}:{node.lineno}: imports tests/")
+            changed = (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and _is_sys_path(node.func.value)
+            ) or (
+                isinstance(node, ast.Assign | ast.AugAssign)
+                and any(
+                    _is_sys_path(t)
+                    for t in getattr(node, "targets", [getattr(node, "target", None)])
                 )
-                if any(m == "tests" or m.startswith("tests.") for m in modules):
-                    problems.append(f"{name}:{node.lineno}: imports tests/")
-                changed = (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute)
-                    and _is_sys_path(node.func.value)
-                ) or (
-                    isinstance(node, ast.Assign | ast.AugAssign)
-                    and any(
-                        _is_sys_path(t)
-                        for t in getattr(node, "targets", [getattr(node, "target", None)])
-                    )
-                )
-                if changed and folder != "sitelib":
-                    problems.append(f"{name}:{node.lineno}: changes sys.path")
+            )
+            if changed and not name.startswith("sitelib/"):
+                problems.append(f"{name}:{node.lineno}: changes sys.path")
     return sorted(set(problems))
 
 
@@ -207,27 +213,15 @@ def framework_imports(root: Path = ROOT) -> list[str]:
     """Where code outside tests/ imports pytest, or the build (the site half and the
     hooks) imports the check half or pytest-examples (README, "The library")."""
     problems = []
-    for folder in ("sitelib", "hooks", "tools"):
-        for path in sorted((root / folder).rglob("*.py")):
-            if "node_modules" in path.parts:
-                continue
-            name = path.relative_to(root).as_posix()
-            site_half = name.startswith(("sitelib/site/", "hooks/"))
-            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-                if isinstance(node, ast.Import):
-                    modules = [a.name for a in node.names]
-                elif isinstance(node, ast.ImportFrom):
-                    modules = [node.module or ""]
-                else:
-                    continue
-                for module in modules:
-                    top = module.split(".")[0]
-                    if top == "pytest" or top == "_pytest":
-                        problems.append(f"{name}:{node.lineno}: imports pytest")
-                    elif site_half and (
-                        top == "pytest_examples" or module.startswith("sitelib.check")
-                    ):
-                        problems.append(f"{name}:{node.lineno}: the site half imports {module}")
+    for name, tree in code_files(root, ("sitelib", "hooks", "tools")):
+        site_half = name.startswith(("sitelib/site/", "hooks/"))
+        for node in ast.walk(tree):
+            for module in imported(node):
+                top = module.split(".")[0]
+                if top == "pytest" or top == "_pytest":
+                    problems.append(f"{name}:{node.lineno}: imports pytest")
+                elif site_half and (top == "pytest_examples" or module.startswith("sitelib.check")):
+                    problems.append(f"{name}:{node.lineno}: the site half imports {module}")
     return problems
 
 
@@ -281,33 +275,26 @@ def second_walks(root: Path = ROOT) -> list[str]:
     lists it for everyone (sitelib/site/layout.py). Written differently, a second
     list of the snippets may disagree with the first without anyone noticing."""
     problems = []
-    for folder in ("sitelib", "hooks", "tools", "tests"):
-        for path in sorted((root / folder).rglob("*.py")):
-            if "fixtures" in path.parts or "node_modules" in path.parts:
+    for name, tree in code_files(root):
+        functions = {
+            id(node): fn.name
+            for fn in ast.walk(tree)
+            if isinstance(fn, ast.FunctionDef)
+            for node in ast.walk(fn)
+        }
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
-            name = path.relative_to(root).as_posix()
-            tree = ast.parse(path.read_text("utf-8"))
-            functions = {
-                id(node): fn.name
-                for fn in ast.walk(tree)
-                if isinstance(fn, ast.FunctionDef)
-                for node in ast.walk(fn)
+            if node.func.attr not in WALKS:
+                continue
+            texts = {
+                c.value
+                for c in ast.walk(node)
+                if isinstance(c, ast.Constant) and isinstance(c.value, str)
             }
-            for node in ast.walk(tree):
-                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                    continue
-                if node.func.attr not in WALKS:
-                    continue
-                texts = {
-                    c.value
-                    for c in ast.walk(node)
-                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
-                }
-                for walked, owner in ONE_WALK.items():
-                    if walked in texts and f"{name}:{functions.get(id(node))}" != owner:
-                        problems.append(
-                            f"{name}:{node.lineno}: walks {walked}/ itself; use {owner}()"
-                        )
+            for walked, owner in ONE_WALK.items():
+                if walked in texts and f"{name}:{functions.get(id(node))}" != owner:
+                    problems.append(f"{name}:{node.lineno}: walks {walked}/ itself; use {owner}()")
     return problems
 
 

@@ -253,7 +253,7 @@ def fold_problems(src: str, span: tuple[int, int], hl_lines: list[int]) -> list[
         text = lines[number - 1] if number <= len(lines) else ""
         if number in hl_lines:
             problems.append(f"line {number} is highlighted, so it is taught: it cannot fold")
-        if re.search(r"#\s*\(\d+\)!?\s*$", text):
+        if snippets.ANNOTATION.search(text):
             problems.append(f"line {number} carries an annotation marker: it cannot fold")
         if text.lstrip().startswith("#>") or re.search(r"\bprint\(", text):
             problems.append(f"line {number} prints or shows output: it cannot fold")

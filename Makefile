@@ -30,7 +30,7 @@ serve: $(STAMP)
 
 # Two processes: the built site's tests in one, everything else in the other (tests/conftest.py).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup --records $(RECORDS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --records=$(RECORDS) $(PYTEST_ARGS)
 
 # An author's loop: every check of one example (`make check FILE=snippets/x/y.py`, or a
 # page's fences: FILE=docs/page.md), as the suite runs it: lint, run, output, shapes,
@@ -38,13 +38,13 @@ test: $(STAMP)
 check: $(STAMP)
 	@test -n "$(FILE)" || { echo "usage: make check FILE=snippets/forward_pass/call_vs_forward.py" >&2; exit 2; }
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_examples.py tests/test_fresh.py \
-	  $(foreach f,$(FILE),--example $(f)) $(PYTEST_ARGS)
+	  $(foreach f,$(FILE),--example=$(f)) $(PYTEST_ARGS)
 
 # One page's browser checks against the site `make build` left in site/ (build first
 # after an edit): `make check-page PAGE=forward_pass/` (PAGE= for the home page).
 check-page: $(STAMP)
 	@test -d site || { echo "no site/: run make build first" >&2; exit 2; }
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser --built-site site \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser --built-site=site \
 	  --browser-pages "$(PAGE)" -m tour $(PYTEST_ARGS)
 
 # `make test-torch VERSION=2.15.0` (or VERSION=latest, the newest release on the index):
@@ -82,7 +82,7 @@ endif
 test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 	@test -n "$(VERSION)" || { echo "usage: make test-torch VERSION=2.15.0 (or VERSION=latest)" >&2; exit 2; }
 	$(TORCH_VENV)/bin/python -m pytest -m "not browser" -p no:cacheprovider --torch-report \
-	  --records $(RECORDS) $(TORCH_TESTS) $(PYTEST_ARGS)
+	  --records=$(RECORDS) $(TORCH_TESTS) $(PYTEST_ARGS)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

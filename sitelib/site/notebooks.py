@@ -8,7 +8,9 @@ but for the code-annotation markers (`# (1)!`), which mean nothing in a notebook
 the `#>` lines, which the cell's output shows (a multi-process snippet, written to a
 file by its cell and run from a terminal, keeps them).
 Snippets marked `# requires: cuda` are left out: they run only in the GPU job.
-Markdown cells are the chapter's section headings, each with the first sentence of
+torch's own log lines on stderr (time and process id of the run that made the
+notebook) are left out of the committed outputs. Markdown cells are the chapter's
+section headings, each with the first sentence of
 the section and a link back to it. The notebooks are executed here so that the
 download carries real outputs; tests/test_notebooks.py proves they are not stale
 and that executing them prints the snippets' `#>` lines.
@@ -191,8 +193,25 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
         ).execute()
     for cell in executed.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in map(_without_torch_logs, cell.outputs) if o is not None]
     executed.metadata = copy.deepcopy(notebook.metadata)  # drop what the kernel added
     return executed
+
+
+# A line of torch's own log (glog's format: level, date, time, pid, source), such as
+# Dynamo's "W1201 16:56:05.862000 4160 torch/_logging/_internal.py:1345] ...".
+TORCH_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] .*\n?", re.M)
+
+
+def _without_torch_logs(output):
+    """A cell's output without torch's log lines on stderr: they carry the time and the
+    process id of the run that made the notebook, and say nothing the page teaches (a
+    reader who runs the cell sees their own)."""
+    if output.get("output_type") != "stream" or output.get("name") != "stderr":
+        return output
+    output.text = TORCH_LOG.sub("", output.text)
+    return output if output.text.strip() else None
 
 
 def notebook_links(notebook, page, config) -> dict:

@@ -3,7 +3,7 @@
 Several examples run in one process (the checks, the build's pictures), and an
 example may flip a global switch as a reader's script would: grad mode, the default
 dtype, deterministic algorithms, anomaly detection, matmul precision, the number of
-threads, print options, warning filters, or fill Dynamo's caches and counters by
+threads, print options, warning filters and torch's warn-always switch, or fill Dynamo's caches and counters by
 compiling. :func:`torch_state_restored` saves all of it and restores it on the way
 out, whatever the example did, so that nothing leaks into the next one
 (``tests/test_selftest.py`` flips each switch in one example and reads it in the next).
@@ -32,6 +32,7 @@ def torch_state_restored() -> Iterator[None]:
         "anomaly_nan": torch.is_anomaly_check_nan_enabled(),
         "matmul": torch.get_float32_matmul_precision(),
         "threads": torch.get_num_threads(),
+        "warn_always": torch.is_warn_always_enabled(),
         "cudnn": (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark),
         "print": copy.copy(torch._tensor_str.PRINT_OPTS),
     }
@@ -47,6 +48,7 @@ def torch_state_restored() -> Iterator[None]:
         torch.use_deterministic_algorithms(saved["deterministic"], warn_only=saved["warn_only"])
         torch.autograd.set_detect_anomaly(saved["anomaly"], check_nan=saved["anomaly_nan"])
         torch.set_float32_matmul_precision(saved["matmul"])
+        torch.set_warn_always(saved["warn_always"])
         if torch.get_num_threads() != saved["threads"]:
             torch.set_num_threads(saved["threads"])
         torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = saved["cudnn"]

@@ -16,10 +16,13 @@ grad_before = layer.weight.grad
 first = grad_before.clone()  # first: [1, 4]
 
 # create_graph=True records the gradient computation itself, for
-# derivatives of it. PyTorch warns about it, once per process.
+# derivatives of it. PyTorch warns about it once per process, unless
+# set_warn_always(True) asks for every time.
+torch.set_warn_always(True)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     layer(x).pow(2).mean().backward(create_graph=True)
+torch.set_warn_always(False)
 print(str(caught[0].message).split(" between")[0])
 #> Using backward() with create_graph=True will create a reference cycle
 print(layer.weight.grad is grad_before)  # a new tensor, not the old one

@@ -16,7 +16,7 @@ model = model.to(device)
 choices = {
     "for-loop": {"foreach": False},  # one parameter at a time
     "foreach": {"foreach": True},  # each op on all parameters at once
-    "fused": {"fused": True},  # the whole update in one kernel
+    "fused": {"fused": True},  # all of the update in one kernel
 }
 nets = {}
 for name, implementation in choices.items():

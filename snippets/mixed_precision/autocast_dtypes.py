@@ -14,8 +14,10 @@ with torch.autocast(device.type, dtype=torch.bfloat16):
     hidden = model[:2](x)  # hidden: [B, 64] bfloat16
     logits = model[2](hidden)  # logits: [B, 10] bfloat16
     loss = nn.functional.cross_entropy(logits, y)  # loss: [] float32
-print(hidden.dtype, logits.dtype, loss.dtype)
-#> torch.bfloat16 torch.bfloat16 torch.float32
+    # Mixed inputs: the result takes the widest dtype.
+    both = torch.cat([hidden, x], dim=1)  # both: [B, 84] float32
+print(hidden.dtype, logits.dtype, loss.dtype, both.dtype)
+#> torch.bfloat16 torch.bfloat16 torch.float32 torch.float32
 # Bytes per element, input vs activation:
 print(x.element_size(), hidden.element_size())
 #> 4 2

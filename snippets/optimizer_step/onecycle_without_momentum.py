@@ -1,3 +1,5 @@
+import textwrap
+
 import torch
 from torch import nn
 
@@ -32,3 +34,17 @@ adam = torch.optim.Adam(model.parameters(), lr=0.1)
 one_cycle(adam)  # for Adam it cycles beta1 instead of a momentum
 print(adam.param_groups[0]["betas"])
 #> (0.95, 0.999)
+
+# Adagrad has neither a momentum nor betas: the default refuses it.
+adagrad = torch.optim.Adagrad(model.parameters(), lr=0.1)
+try:
+    one_cycle(adagrad)
+except ValueError as err:
+    print(textwrap.fill(str(err), width=60))
+    '''
+    optimizer must support momentum or beta1 with
+    `cycle_momentum` option enabled
+    '''
+one_cycle(adagrad, cycle_momentum=False)  # the learning rate alone
+print(round(adagrad.param_groups[0]["lr"], 3))
+#> 0.004

@@ -141,12 +141,15 @@ def on_page_context(context, page, config, nav):
         part = chapter["pages"].index(page.file.src_uri) + 1
         main = pages[chapter["pages"][0]]
         notebook = pages.get(chapter["notebook"])
+        # The chapter's own page is titled with its number; a sub-page with its own.
+        heading = f"{chapter['number']}. {chapter['title']}" if part == 1 else page.title
         ask = urlencode(
-            {"title": f"Question about: {page.title}", "body": f"Page: {page.canonical_url}\n\n"},
+            {"title": f"Question about: {heading}", "body": f"Page: {page.canonical_url}\n\n"},
             quote_via=quote,
         )
         page.meta["chapter"] = {
             "id": main.url,
+            "heading": heading,
             "number": chapter["number"],
             "count": len(chapters),
             "part": part,

@@ -13,7 +13,15 @@ from urllib.parse import quote
 import pytest
 
 from sitelib.site.codeblocks import LeanFilter
-from sitelib.site.layout import ROOT, bookkeeping, chapters, html_text, load_config, snippet_files
+from sitelib.site.layout import (
+    ROOT,
+    bookkeeping,
+    chapters,
+    html_text,
+    load_config,
+    page_url,
+    snippet_files,
+)
 
 
 def test_bookkeeping() -> None:
@@ -100,6 +108,14 @@ def test_chapter_furniture(chapter, built_site) -> None:
     h1 = html_text(re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)).strip()
     assert h1 == f"{chapter.number}. {chapter.title}", h1
     assert f"Chapter {chapter.number} of {len(chapters())}" in page
+    chapters_by_name = {chapter.name: chapter}
+    for part, sub_page in enumerate(chapter.pages[1:], 2):
+        sub = (site / page_url(sub_page) / "index.html").read_text("utf-8")
+        where = (
+            f"Chapter {chapter.number} of {len(chapters())} · part {part} of {len(chapter.pages)}"
+        )
+        assert where in sub, sub_page
+        assert 'data-chapter-complete="' not in sub or part == len(chapter.pages)
     chapter = chapter.name
     config = load_config()
     record = re.search(r'<p class="verification-record">(.*?)</p>', page, re.S)
@@ -107,7 +123,8 @@ def test_chapter_furniture(chapter, built_site) -> None:
     title = html.unescape(re.search(r"<h1[^>]*>(.*?)<", page).group(1)).replace("`", "")
     ask = config["repo_url"] + "/issues/new?title=" + quote(f"Question about: {title}")
     assert html.escape(ask) in page, ask
-    assert 'data-chapter-complete="' + chapter + '/"' in page
+    last = (site / page_url(chapters_by_name[chapter].pages[-1]) / "index.html").read_text("utf-8")
+    assert 'data-chapter-complete="' + chapter + '/"' in last, "the last part has the footer"
     download = re.search(r'<a href="([^"]+\.ipynb)" download>', page).group(1)
     assert (site / chapter / download).resolve().is_file(), download
     colab = config["repo_url"].replace(

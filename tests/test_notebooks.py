@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from sitelib.site import notebooks
-from sitelib.site.layout import ROOT, Chapter, chapters, html_text
+from sitelib.site.layout import ROOT, Chapter, chapters, html_text, load_config
 from sitelib.site.snippets import expected_output, without_annotations, without_output
 
 CHAPTERS = chapters()
@@ -154,3 +154,24 @@ def test_stdout_split_inside_a_line_is_joined() -> None:
     assert Counter(line for c in rendered_stdout(page) for line in c.splitlines()) != Counter(
         ["first line", "second line"]
     )
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_notebook_text_quotes_its_chapter_and_links_to_its_sections(
+    chapter: Chapter, built_site
+) -> None:
+    """Each Markdown cell's code spans are the chapter's own, whole (an underscore is
+    not emphasis), and each "Read this section" link reaches an anchor of the built
+    page."""
+    _, site = built_site
+    site_url = load_config(environ={})["site_url"].rstrip("/") + "/"
+    source = "".join((ROOT / "docs" / page).read_text("utf-8") for page in chapter.pages)
+    notebook = nbformat.read(notebooks.target(chapter), as_version=4)
+    sections = [c for c in notebook.cells if c.cell_type == "markdown" and c.source[:3] == "## "]
+    assert sections, "no section cells"
+    for cell in sections:
+        for code in re.findall(r"`([^`]+)`", cell.source):
+            assert f"`{code}`" in source, f"`{code}` is not the chapter's own"
+        for url, anchor in re.findall(r"\((\S+?)#([\w-]+)\)", cell.source):
+            page = (site / url.removeprefix(site_url) / "index.html").read_text("utf-8")
+            assert f'id="{anchor}"' in page, f"{url}#{anchor}"

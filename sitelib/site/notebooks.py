@@ -52,16 +52,32 @@ class Section:
     snippets: list[str] = field(default_factory=list)
 
 
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+
+
 def _plain(text: str) -> str:
-    """Markdown inline text as plain text (links, emphasis and code marks dropped)."""
-    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
-    return re.sub(r"[*_]{1,2}([^*_]+)[*_]{1,2}", r"\1", text).strip()
+    """Markdown inline text without its links and emphasis; code spans are kept whole
+    (an underscore in ``zero_grad`` is no emphasis)."""
+    parts = []
+    for i, part in enumerate(CODE_SPAN.split(text)):
+        if i % 3 == 0:  # text between code spans
+            part = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", part)
+            part = re.sub(r"\*{1,2}([^*]+)\*{1,2}", r"\1", part)
+            part = re.sub(r"(?<!\w)_{1,2}([^_]+)_{1,2}(?!\w)", r"\1", part)
+            parts.append(part)
+        elif i % 3 == 2:  # a code span's text, with its backticks
+            parts.append(f"`{part}`")
+    return "".join(parts).strip()
 
 
 def _first_sentence(paragraph: str) -> str:
+    """The paragraph's first sentence (a period inside a code span ends none), or
+    nothing when it ends with a colon: it announces what the notebook leaves out."""
     text = _plain(" ".join(paragraph.split()))
-    m = re.match(r".+?[.!?](?=\s|$)", text)
-    return m.group(0) if m else text
+    masked = CODE_SPAN.sub(lambda m: "x" * len(m.group(0)), text)
+    m = re.match(r".+?[.!?](?=\s|$)", masked)
+    sentence = text[: m.end()] if m else text
+    return "" if sentence.rstrip().endswith(":") else sentence
 
 
 def notebook_snippets(chapter: Chapter) -> list[str]:
@@ -99,7 +115,8 @@ def _sections(chapter: Chapter, site_url: str) -> list[Section]:
             heading = None if number in hidden else HEADING.match(line)
             if heading:
                 title = heading.group("text").replace("`", "")
-                sections.append(Section(title, f"{url}#{slugify(_plain(title), '-')}"))
+                anchor = slugify(_plain(heading.group("text")).replace("`", ""), "-")
+                sections.append(Section(title, f"{url}#{anchor}"))
                 paragraph = []
             elif sections and not sections[-1].sentence:
                 if number not in hidden and not line.startswith(

@@ -22,7 +22,7 @@ from sitelib.check.outcomes import skip_reason
 from sitelib.check.output import normalise_device
 from sitelib.check.processes import Child, ProcessServer, Request
 from sitelib.site.layout import ROOT, snippet_files
-from sitelib.site.snippets import expected_output, launch_command, without_annotations
+from sitelib.site.snippets import as_copied, expected_output, launch_command
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -43,7 +43,7 @@ FOLDER = Path(tempfile.mkdtemp(prefix="fresh-snippets-"))
 def run_as_pasted(server: ProcessServer, path: Path) -> Future[list[Child]]:
     """Run what the copy button gives for ``path``, as a script in a fresh process."""
     pasted = FOLDER / path.relative_to(ROOT).as_posix().replace("/", "__")
-    pasted.write_text(without_annotations(path.read_text("utf-8")), "utf-8")
+    pasted.write_text(as_copied(path.read_text("utf-8")), "utf-8")
     return server.submit(Request(script=str(pasted), cwd=str(FOLDER), timeout=120))
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from sitelib.site import notebooks
 from sitelib.site.layout import ROOT, Chapter, chapters, html_text, load_config
-from sitelib.site.snippets import expected_output, without_annotations, without_output
+from sitelib.site.snippets import as_copied, expected_output, without_output
 
 CHAPTERS = chapters()
 STDOUT = re.compile(
@@ -98,7 +98,7 @@ def test_code_cells_are_the_snippets_in_page_order(chapter: Chapter) -> None:
     assert [snippet for snippet, _ in cells] == notebooks.notebook_snippets(chapter)
     launched = {c.metadata["snippet"] for c in notebook.cells if "launch" in c.metadata}
     for snippet, source in cells:
-        expected = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8"))
+        expected = as_copied((ROOT / "snippets" / snippet).read_text("utf-8"))
         if snippet not in launched:
             expected = without_output(expected)
             assert "#>" not in source, snippet

@@ -14,6 +14,11 @@ visually hidden ``Output:`` (``go-Label``) before each run of output lines for
 screen readers. extra.css draws output as a panel of its own; the label and marker
 are not copied (Material sets ``data-md-copying`` while it reads a block's text).
 
+**Notes for the checks, left out.** A marker comment that only the checks read
+(``# expect-no-grad: ...``, :data:`sitelib.site.snippets.HARNESS_MARKERS`) becomes
+``Comment.Harness`` (``c-Harness``), whose line extra.css hides: a reader neither
+sees nor copies it (``snippets.as_copied`` is what the copy button gives).
+
 **Fewer nodes.** :class:`LeanFilter` turns names, whitespace, operators and
 punctuation into plain text, which Pygments writes without a ``<span>``: they share
 the code text colour (extra.css), so nothing on screen changes, and a chapter has a
@@ -69,6 +74,7 @@ except ImportError:  # pragma: no cover (Zensical alone, or plain Python-Markdow
 OUTPUT = Generic.Output
 MARKER = Generic.Output.Marker
 LABEL = Generic.Output.Label
+HARNESS = Comment.Harness  # a marker comment only the checks read: not drawn, not copied
 PYTHON = {"python", "py", "python3", "py3"}
 LABEL_TEXT = "Output: "
 
@@ -95,6 +101,9 @@ class OutputFilter(Filter):
                 if value[2:]:
                     yield OUTPUT, value[2:]
                 line = LINE_OUTPUT
+            elif line is None and ttype in Comment.Single and snippets.HARNESS_LINE.match(value):
+                yield HARNESS, value
+                line = LINE_COMMENT
             elif line is None and ttype in String.Doc and after_print:
                 yield LABEL, LABEL_TEXT
                 yield from _quoted_output(value)
@@ -153,14 +162,16 @@ def lean_html(content: str) -> str:
 
 COPY_ONLY_DRAWN = re.compile(
     r'<span class="go go-Label">[^<]*</span>|<input [^>]*class="fold-switch"[^>]*>'
-    r'|<label class="fold-label"[^>]*>.*?</label>',
+    r'|<label class="fold-label"[^>]*>.*?</label>'
+    r'|<span id="[^"]*"><span class="c c-Harness">[^<]*</span>\n?</span>',
     re.S,
 )
 
 
 def copied_text(code: str) -> str:
     """The text of a highlighted block as its copy button gives it: without what is
-    only drawn (the output label, the fold's switch and summary)."""
+    only drawn (the output label, the fold's switch and summary) and without the
+    lines the site does not draw (marker comments only the checks read)."""
     return html_text(COPY_ONLY_DRAWN.sub("", code))
 
 

@@ -31,9 +31,9 @@ from markdown.extensions.toc import slugify
 from sitelib.site.layout import ROOT, Chapter, chapters, includes_in, load_config, page_url
 from sitelib.site.markdown_scan import code_lines, prose
 from sitelib.site.snippets import (
+    as_copied,
     launch_command,
     requires_cuda,
-    without_annotations,
     without_output,
 )
 
@@ -169,7 +169,7 @@ def snippet_cells(snippet: str) -> list[nbformat.NotebookNode]:
     """The cells for one snippet: its code; for a multi-process snippet (``# launch:``),
     which a notebook's kernel cannot run, a cell that writes it to a file and a note
     with the command that runs it from a terminal."""
-    source = without_annotations((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
+    source = as_copied((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
     command = launch_command(source)
     if command is None:  # its output cell shows what it prints: no #> lines above it
         code = without_output(source).rstrip("\n")

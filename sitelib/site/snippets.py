@@ -57,9 +57,21 @@ def launch_command(source: str) -> str | None:
     return values[0] if values else None
 
 
+# Marker comments only the checks read: the site neither shows nor copies them.
+HARNESS_MARKERS = ("expect-no-grad", "expect-nonfinite-grad", "stays-on-cpu", "no-module-to-check")
+HARNESS_LINE = re.compile(rf"^[ \t]*#[ \t]*(?:{'|'.join(HARNESS_MARKERS)}):.*\n?", re.M)
+
+
 def without_annotations(source: str) -> str:
-    """Source as a reader copies it: Material drops the `# (1)!` markers."""
+    """Source without the `# (1)!` code-annotation markers (Material drops them)."""
     return ANNOTATION.sub("", source)
+
+
+def as_copied(source: str) -> str:
+    """Source as a reader copies it from the site: without the annotation markers and
+    without the marker comments only the checks read (``sitelib.site.codeblocks``
+    draws neither). What tests/test_fresh.py runs, and a notebook's cell."""
+    return HARNESS_LINE.sub("", without_annotations(source))
 
 
 def _output_lines(source: str) -> list[tuple[int, str]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sitelib.site.layout import ROOT, snippet_files
-from sitelib.site.snippets import ANNOTATION, without_annotations
+from sitelib.site.snippets import ANNOTATION, as_copied
 
 COPY_EVERY_BLOCK = (Path(__file__).parent / "probes" / "copy_every_block.js").read_text("utf-8")
 
@@ -43,7 +43,7 @@ def page_check_copy(tab, path: str) -> tuple[int, list[str]]:
         matches = [p for p in snippet_files() if p.name == title] if title.endswith(".py") else []
         if not matches:
             continue
-        if any(_lines(text) == _lines(without_annotations(m.read_text("utf-8"))) for m in matches):
+        if any(_lines(text) == _lines(as_copied(m.read_text("utf-8"))) for m in matches):
             copied += 1
         else:
             problems.append(

@@ -53,7 +53,9 @@ def _as_data(items) -> list:
 
 def on_nav(nav, config, files):
     found = chapters_in(_as_data(nav.items))
-    numbered = {c.notebook: c for c in found} | {c.page: c for c in found if len(c.pages) == 1}
+    # The chapter's own page, its notebook and its section (if it has sub-pages) carry
+    # its number; a sub-page keeps its title.
+    numbered = {c.notebook: c for c in found} | {c.page: c for c in found}
     for item in _walk(nav.items):
         if isinstance(item, Section):
             chapter = _section_chapter(item, found)

@@ -3,9 +3,10 @@ and which snippets each page includes. Each of these ideas is defined here once.
 
 **Chapters** are the entries of the navigation's "Chapters" section, in order: a
 page (``forward_pass.md``), or a section of pages whose first page is the chapter's
-own and the others its sub-pages (``optimizer_step.md``, then
-``optimizer_step/schedules.md``). A chapter's number is its place in that section;
-its name (``forward_pass``) is its first page's, and names its snippet folder
+own and the others its sub-pages (``optimizer_step/index.md``, the section's index
+page, then ``optimizer_step/schedules.md``). A chapter's number is its place in that
+section; its name (``forward_pass``, ``optimizer_step``) is its first page's (or its
+folder's, for an index page), and names its snippet folder
 (``snippets/forward_pass/``) and its notebook (``docs/notebooks/forward_pass.ipynb``).
 :func:`chapters_in` is that rule; MkDocs' ``on_nav`` (``hooks/chapter.py``) and the
 tests both call it, on the navigation MkDocs built and on ``mkdocs.yml``'s.
@@ -109,7 +110,8 @@ class Chapter:
     @property
     def name(self) -> str:
         """``forward_pass``: its snippet folder, its notebook, its URL."""
-        return Path(self.page).stem
+        page = Path(self.page)
+        return page.parent.name if page.stem == "index" else page.stem
 
     @property
     def notebook(self) -> str:

@@ -31,6 +31,24 @@ def flat_grad(model):
     return torch.cat([p.grad.reshape(-1) for p in model.parameters()])
 
 
+def counting_allreduce(counter, bucket):
+    """A communication hook: counts, then averages as DDP does."""
+    counter["all-reduces"] += 1
+    return default_hooks.allreduce_hook(None, bucket)
+
+
+def global_batch_grad(model, micro_batches):
+    """The gradient of an unwrapped copy of `model` on every rank's
+    micro-batches at once (the global batch), in one backward."""
+    full_model = copy.deepcopy(model)
+    xs = torch.cat([xb.cpu() for xb, _ in micro_batches])
+    ys = torch.cat([yb.cpu() for _, yb in micro_batches])
+    x_all = torch.cat(gather(xs)).to(device)  # x_all: [N, 4]
+    y_all = torch.cat(gather(ys)).to(device)  # y_all: [N, 1]
+    nn.functional.mse_loss(full_model(x_all), y_all).backward()
+    return flat_grad(full_model)
+
+
 torch.manual_seed(0)
 accelerator = torch.accelerator.current_accelerator(check_available=True)
 device = accelerator or torch.device("cpu")
@@ -48,14 +66,9 @@ micro_batches = [
 micro_batches = [(xb.to(device), yb.to(device)) for xb, yb in micro_batches]
 
 
-def counting_allreduce(counter, bucket):  # (1)!
-    counter["all-reduces"] += 1
-    return default_hooks.allreduce_hook(None, bucket)  # the average
-
-
 def accumulate(ddp_model, use_no_sync):
     counter = {"all-reduces": 0}
-    ddp_model.register_comm_hook(counter, counting_allreduce)
+    ddp_model.register_comm_hook(counter, counting_allreduce)  # (1)!
     for i, (xb, yb) in enumerate(micro_batches):  # xb: [M, 4], yb: [M, 1]
         if use_no_sync and i < k - 1:
             with ddp_model.no_sync():  # forward AND backward inside
@@ -73,22 +86,16 @@ styles = {
 }
 counts = [accumulate(m, i == 1) for i, m in enumerate(styles.values())]
 
-# The reference: the global batch (all ranks' micro-batches), one backward.
-full_model = copy.deepcopy(model)
-x_all = torch.cat([xb.cpu() for xb, _ in micro_batches])  # x_all: [N, 4]
-y_all = torch.cat([yb.cpu() for _, yb in micro_batches])  # y_all: [N, 1]
-x_all = torch.cat(gather(x_all)).to(device)
-y_all = torch.cat(gather(y_all)).to(device)
-loss_fn(full_model(x_all), y_all).backward()
-reference = flat_grad(full_model)
+# One unwrapped model, all ranks' micro-batches, one backward:
+reference = global_batch_grad(model, micro_batches)
 same = [
     torch.allclose(flat_grad(m), reference, atol=1e-6)
     for m in styles.values()
 ]
 facts = gather(same)
 if rank == 0:
-    print(f"global batch: {len(x_all)} samples, {k} micro-batches a rank")
-    #> global batch: 64 samples, 4 micro-batches a rank
+    print(f"{world_size} ranks x {k} micro-batches of 8 samples")
+    #> 2 ranks x 4 micro-batches of 8 samples
     print(f"{'':23} | all-reduces | global grad on every rank")
     #>                         | all-reduces | global grad on every rank
     for i, style in enumerate(styles):

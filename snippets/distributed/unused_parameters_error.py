@@ -31,6 +31,13 @@ def same_on_every_rank(tensor):
     return all(torch.equal(copies[0], other) for other in copies)
 
 
+torch.manual_seed(0)
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+device = init_distributed(device)
+rank, world_size = dist.get_rank(), dist.get_world_size()
+
+
 class Net(nn.Module):
     def __init__(self):
         super().__init__()
@@ -42,11 +49,6 @@ class Net(nn.Module):
         return self.head(self.body(x))
 
 
-torch.manual_seed(0)
-accelerator = torch.accelerator.current_accelerator(check_available=True)
-device = accelerator or torch.device("cpu")
-device = init_distributed(device)
-rank, world_size = dist.get_rank(), dist.get_world_size()
 data = torch.Generator().manual_seed(rank)
 x = torch.randn(8, 4, generator=data).to(device)  # x: [B, 4]
 model = Net().to(device)

@@ -7,19 +7,21 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-accelerator = torch.accelerator.current_accelerator(check_available=True)
-device = accelerator or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
-    device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
-    torch.accelerator.set_device_index(device)
-dist.init_process_group(backend=dist.get_default_backend_for_device(device))
-rank, world_size = dist.get_rank(), dist.get_world_size()
-torch.manual_seed(0)
+
+def init_distributed(device):
+    """Join the process group torchrun describes; on an accelerator,
+    take the one this process's LOCAL_RANK names."""
+    if device.type != "cpu":
+        device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
+        torch.accelerator.set_device_index(device)
+    backend = dist.get_default_backend_for_device(device)
+    dist.init_process_group(backend=backend)
+    return device
 
 
 def gather(obj):
-    """Every rank's `obj`, in rank order, on every rank."""
-    objs = [None] * world_size
+    """Every rank's `obj`, in rank order, for rank 0 to print."""
+    objs = [None] * dist.get_world_size()
     dist.all_gather_object(objs, obj)
     return objs
 
@@ -34,24 +36,22 @@ def same_on_every_rank(tensor):
     return all(torch.equal(copies[0], other) for other in copies)
 
 
-torch.manual_seed(rank)  # each rank initialises differently, on purpose
+torch.manual_seed(0)
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+device = init_distributed(device)
+rank, world_size = dist.get_rank(), dist.get_world_size()
 model = nn.Linear(4, 1).to(device)
-same_before = same_on_every_rank(flat(model.parameters()))
-ddp_model = DDP(model)  # copies rank 0's parameters to every rank
-same_after = same_on_every_rank(flat(ddp_model.parameters()))
-if rank == 0:
-    print("same parameters on every rank, before DDP:", same_before)
-    #> same parameters on every rank, before DDP: False
-    print("same parameters on every rank, after DDP:", same_after)
-    #> same parameters on every rank, after DDP: True
+loss_fn = nn.MSELoss()
 
 # Each rank has its own 8 samples; together they are a global batch of 16.
 data = torch.Generator().manual_seed(rank)
 x = torch.randn(8, 4, generator=data).to(device)  # x: [B, 4]
 y = torch.randn(8, 1, generator=data).to(device)  # y: [B, 1]
-loss_fn = nn.MSELoss()
-local_model = copy.deepcopy(model)  # not wrapped: this rank's gradient only
-full_model = copy.deepcopy(model)  # not wrapped: sees the global batch
+
+ddp_model = DDP(model)
+local_model = copy.deepcopy(model)  # not wrapped: this rank's batch only
+full_model = copy.deepcopy(model)  # not wrapped: the global batch
 
 loss = loss_fn(ddp_model(x), y)  # loss: []
 loss.backward()  # all-reduces (averages) the gradients across ranks
@@ -63,35 +63,24 @@ loss_fn(full_model(x_all), y_all).backward()
 ddp_grad = flat(p.grad for p in ddp_model.parameters())
 local_grad = flat(p.grad for p in local_model.parameters())
 full_grad = flat(p.grad for p in full_model.parameters())
-facts = gather(
-    (
-        round(loss.item(), 3),
-        torch.allclose(ddp_grad, local_grad, atol=1e-6),
-        torch.allclose(ddp_grad, full_grad, atol=1e-6),
-    )
-)
+is_local = torch.allclose(ddp_grad, local_grad, atol=1e-6)
+is_global = torch.allclose(ddp_grad, full_grad, atol=1e-6)
+facts = gather((round(loss.item(), 3), is_local, is_global))
 same_grad = same_on_every_rank(ddp_grad)
 if rank == 0:
-    for r, (r_loss, same_local, same_full) in enumerate(facts):
-        line = (
-            f"rank {r}: loss {r_loss}, DDP grad == local {same_local}, "
-            f"== global {same_full}"
-        )
-        print(line)
-        #> rank 0: loss 1.658, DDP grad == local False, == global True
-        #> rank 1: loss 3.762, DDP grad == local False, == global True
+    for r, (r_loss, is_local, is_global) in enumerate(facts):
+        line = f"grad == local {is_local}, == global {is_global}"
+        print(f"rank {r}: loss {r_loss}, {line}")
+        #> rank 0: loss 1.658, grad == local False, == global True
+        #> rank 1: loss 3.762, grad == local False, == global True
     print("same gradient on every rank:", same_grad)
     #> same gradient on every rank: True
 
-optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.1)
-start = flat(ddp_model.parameters())
 # The same update from the same gradient: the replicas stay identical.
+optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.1)
 optimizer.step()
-moved = not torch.equal(start, flat(ddp_model.parameters()))
 same_stepped = same_on_every_rank(flat(ddp_model.parameters()))
 if rank == 0:
-    print("parameters moved:", moved)
-    #> parameters moved: True
     print("same parameters on every rank, after the step:", same_stepped)
     #> same parameters on every rank, after the step: True
 

@@ -6,19 +6,21 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-accelerator = torch.accelerator.current_accelerator(check_available=True)
-device = accelerator or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
-    device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
-    torch.accelerator.set_device_index(device)
-dist.init_process_group(backend=dist.get_default_backend_for_device(device))
-rank, world_size = dist.get_rank(), dist.get_world_size()
-torch.manual_seed(0)
+
+def init_distributed(device):
+    """Join the process group torchrun describes; on an accelerator,
+    take the one this process's LOCAL_RANK names."""
+    if device.type != "cpu":
+        device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
+        torch.accelerator.set_device_index(device)
+    backend = dist.get_default_backend_for_device(device)
+    dist.init_process_group(backend=backend)
+    return device
 
 
 def gather(obj):
-    """Every rank's `obj`, in rank order, on every rank."""
-    objs = [None] * world_size
+    """Every rank's `obj`, in rank order, for rank 0 to print."""
+    objs = [None] * dist.get_world_size()
     dist.all_gather_object(objs, obj)
     return objs
 
@@ -28,6 +30,11 @@ def same_on_every_rank(tensors):
     return all(torch.equal(flat, other) for other in gather(flat))
 
 
+torch.manual_seed(0)
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+device = init_distributed(device)
+rank, world_size = dist.get_rank(), dist.get_world_size()
 model = nn.Linear(4, 1).to(device)
 ddp_model = DDP(model)
 optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.1)

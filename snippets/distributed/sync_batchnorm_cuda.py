@@ -7,29 +7,33 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-accelerator = torch.accelerator.current_accelerator(check_available=True)
-device = accelerator or torch.device("cpu")
-if device.type != "cpu":  # one accelerator per process, by LOCAL_RANK
-    device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
-    torch.accelerator.set_device_index(device)
-dist.init_process_group(backend=dist.get_default_backend_for_device(device))
-rank, world_size = dist.get_rank(), dist.get_world_size()
-torch.manual_seed(0)
+
+def init_distributed(device):
+    """Join the process group torchrun describes; on an accelerator,
+    take the one this process's LOCAL_RANK names."""
+    if device.type != "cpu":
+        device = torch.device(device.type, int(os.environ["LOCAL_RANK"]))
+        torch.accelerator.set_device_index(device)
+    backend = dist.get_default_backend_for_device(device)
+    dist.init_process_group(backend=backend)
+    return device
 
 
 def gather(obj):
-    """Every rank's `obj`, in rank order, on every rank."""
-    objs = [None] * world_size
+    """Every rank's `obj`, in rank order, for rank 0 to print."""
+    objs = [None] * dist.get_world_size()
     dist.all_gather_object(objs, obj)
     return objs
 
 
-# The same data as batchnorm_across_ranks.py: rank r's batch is centred on
-# 1 + r.
-# stays-on-cpu: x_cpu
+torch.manual_seed(0)
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+device = init_distributed(device)
+rank, world_size = dist.get_rank(), dist.get_world_size()
+# The batches of batchnorm_per_rank.py: rank r's is centred on 1 + r.
 data = torch.Generator().manual_seed(rank)
-x_cpu = torch.randn(8, 3, generator=data) + 1 + rank
-x = x_cpu.to(device)  # x: [B, 3]
+x = (torch.randn(8, 3, generator=data) + 1 + rank).to(device)  # x: [B, 3]
 model = nn.Sequential(nn.BatchNorm1d(3), nn.Linear(3, 1))
 # Every BatchNorm*d layer becomes a SyncBatchNorm:
 model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
@@ -39,8 +43,7 @@ loss.backward()
 
 bn = ddp_model.module[0]
 assert type(bn) is nn.SyncBatchNorm
-
-# The global batch's mean, from sums and counts (batchnorm_across_ranks.py).
+# The global batch's mean, from sums and counts (batchnorm_global_stats.py).
 stats = torch.cat([x.sum(0), torch.tensor([float(len(x))], device=device)])
 dist.all_reduce(stats)
 global_mean = stats[:3] / stats[3]  # global_mean: [3]

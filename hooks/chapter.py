@@ -94,6 +94,10 @@ def on_page_markdown(markdown, page, config, files):
     return markdown
 
 
+def _link(target, page) -> dict | None:
+    return {"title": target.title, "href": get_relative_url(target.url, page.url)} if target else None
+
+
 def _record(chapter: dict, config) -> list[dict]:
     """What the verification records say of this chapter's examples, per device."""
     root = Path(config.config_file_path).parent
@@ -157,6 +161,9 @@ def on_page_context(context, page, config, nav):
             "part": part,
             "parts": len(chapter["pages"]),
             "last_part": part == len(chapter["pages"]),
+            "next_part": _link(pages.get(chapter["pages"][part]), page) if part < len(chapter["pages"]) else None,
+            "last_chapter": chapter["number"] == len(chapters),
+            "home": get_relative_url("", page.url),
             "notebook": notebook_links(notebook.file, page, config)
             if notebook and part == 1
             else None,

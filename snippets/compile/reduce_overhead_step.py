@@ -30,5 +30,7 @@ for _ in range(6):
     twin_optimizer.step()
 
 print("loss fell:", losses[-1] < losses[0])
+#> loss fell: True
 pairs = zip(model.parameters(), twin.parameters(), strict=True)
 print(all(torch.allclose(p, q, atol=1e-4) for p, q in pairs))
+#> True

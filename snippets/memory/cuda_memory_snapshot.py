@@ -24,11 +24,14 @@ try:
         path = os.path.join(folder, "step.pickle")
         torch.cuda.memory._dump_snapshot(path)  # (2)!
         print(os.path.getsize(path) > 0)
+        #> True
 finally:
     torch.cuda.memory._record_memory_history(enabled=None)  # stop
 
 print("segments" in snapshot, "device_traces" in snapshot)
+#> True True
 events = snapshot["device_traces"][torch.cuda.current_device()]
 allocs = [e for e in events if e["action"] == "alloc"]
 hidden = 4096 * 1024 * 4  # bytes of the ReLU's output
 print(max(e["size"] for e in allocs) >= hidden)
+#> True

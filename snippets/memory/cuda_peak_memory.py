@@ -56,5 +56,8 @@ peak_bytes("plain")  # warm-up: the first step allocates kernel workspaces
 # plain last: `counted` then holds what its forward saved
 peaks = {m: peak_bytes(m) for m in ("checkpoint", "offload", "plain")}
 print(peaks["plain"] >= sum(counted.values()))  # (1)!
+#> True
 print(peaks["checkpoint"] < peaks["plain"])
+#> True
 print(peaks["offload"] < peaks["plain"])
+#> True

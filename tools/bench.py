@@ -94,6 +94,7 @@ KINDS = [  # (kind, pattern in a process's command line), first match wins
     ("notebook kernels", "ipykernel"),
     ("the real torchrun", "torchrun"),
     ("pytest workers", "pytest"),
+    ("pytest workers", "exec(eval(sys.stdin"),  # pytest-xdist's workers (execnet)
     ("ruff", "ruff"),
 ]
 

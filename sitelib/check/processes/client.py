@@ -104,6 +104,8 @@ class ProcessServer:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        self._reader.join(timeout=5)  # it stops at the end of the server's stdout
+        self._process.stdout.close()
 
 
 @contextlib.contextmanager

@@ -80,6 +80,8 @@ def pytest_configure(config: pytest.Config) -> None:
             command=" ".join(["pytest", *config.invocation_params.args]),
         )
         config.pluginmanager.register(report, "run-report")
+    if config.getoption("example") and not _xdist(config):
+        _start_servers_for(config.getoption("example"))
     device = config.getoption("device")
     if device == "cpu":
         # Hide GPUs before torch initialises CUDA, so examples pick the CPU as pasted.
@@ -137,18 +139,22 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
 # one browser: they form the group "site", run by one worker. Everything else is the
 # group "checks", run by the other. Within "checks", the tests that need a process
 # server (tests/test_fresh.py, multi-process examples, tests/test_launch.py) run last:
-# the servers start with the group's first test, and import torch meanwhile.
+# the servers start with the group's first test, and import torch meanwhile; the fresh
+# server then runs every snippet as pasted while the other tests run. `make check`
+# starts them as pytest starts, before it collects.
 SITE_FIXTURES = {"built_site", "site_url", "visit", "site_visit", "browser", "tour"}
 
 
-def _needs_servers(item: pytest.Item) -> bool:
+def _servers_needed(item: pytest.Item) -> set[str]:
+    """The process servers ``item`` uses: "fresh", "ranks", both or none."""
     from sitelib.check.examples import launch_command
 
     example = getattr(item, "callspec", None) and item.callspec.params.get("example")
     names = set(getattr(item, "fixturenames", ()))
-    return bool({"fresh_server", "rank_server"} & names) or bool(
-        example and launch_command(example)
-    )
+    needed = {"fresh"} if "fresh_server" in names else set()
+    if "rank_server" in names or (example and launch_command(example)):
+        needed.add("ranks")
+    return needed
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -159,11 +165,22 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.stash[_GROUP] == "checks" and _needs_servers(item))
+    needed = {item: _servers_needed(item) for item in items}
+    items.sort(key=lambda item: item.stash[_GROUP] == "checks" and bool(needed[item]))
+    _wanted.update(*needed.values())  # `make check` of one example may need neither
+    _pasted.extend(
+        item.callspec.params["path"]
+        for item in items
+        if getattr(item, "originalname", "") == "test_snippet_runs_as_pasted"
+    )
 
 
 _GROUP = pytest.StashKey[str]()
+_STARTED = pytest.StashKey[bool]()  # the first "checks" test has started the servers
 _servers: dict[str, object] = {}
+_wanted: set[str] = set()  # the servers the collected tests use
+_pasted: list = []  # the snippets tests/test_fresh.py runs as pasted
+_fresh_runs: dict = {}  # snippet -> the Future of its run as pasted
 
 
 def _server(name: str, *preload: str):
@@ -176,10 +193,45 @@ def _server(name: str, *preload: str):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """The first test of the "checks" group starts the process servers (in the
-    background: each is a process importing torch)."""
-    if item.stash.get(_GROUP, None) == "checks" and not _servers:
-        _server("fresh", *FRESH_PRELOAD)
+    """The first test of the "checks" group starts the process servers the collected
+    tests use (in the background: each is a process importing torch), and submits the
+    runs as pasted."""
+    if item.stash.get(_GROUP, None) == "checks" and not item.session.stash.get(_STARTED, False):
+        item.session.stash[_STARTED] = True
+        if "fresh" in _wanted:
+            _submit_fresh_runs(_server("fresh", *FRESH_PRELOAD), item.config.getoption("device"))
+        if "ranks" in _wanted:
+            _server("ranks", *RANK_PRELOAD)
+
+
+def _submit_fresh_runs(server, device: str) -> None:
+    """Every selected snippet's run as pasted, submitted at once: the server runs two
+    at a time while the other tests run."""
+    from sitelib.check.examples import snippet_example
+    from sitelib.check.fresh import run_as_pasted
+    from sitelib.check.outcomes import skip_reason
+
+    for path in _pasted:
+        if not skip_reason(snippet_example(path), device):
+            _fresh_runs[path] = run_as_pasted(server, path)
+
+
+def _xdist(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput") or (config.getoption("numprocesses", None) or 0) > 0
+
+
+def _start_servers_for(files: list[str]) -> None:
+    """`make check`: start the servers its examples need now, while pytest collects
+    (and imports torch), so the run as pasted does not wait for one to start. The fresh
+    server imports only what every snippet imports: with one snippet to run, what it
+    imports beyond that is imported once either way, in its own process."""
+    from sitelib.check.examples import chosen_examples, launch_command
+
+    examples = chosen_examples(files)
+    _wanted.add("fresh")
+    _server("fresh", "torch.optim")
+    if any(launch_command(example) for example in examples):
+        _wanted.add("ranks")
         _server("ranks", *RANK_PRELOAD)
 
 
@@ -201,6 +253,12 @@ RANK_PRELOAD = (*FRESH_PRELOAD, "torch.distributed", "sitelib.check.launch", "si
 def fresh_server():
     """Forks a fresh interpreter (torch imported, nothing else) per snippet run."""
     return _server("fresh", *FRESH_PRELOAD)
+
+
+@pytest.fixture(scope="session")
+def fresh_runs(fresh_server) -> dict:
+    """Each selected snippet's run as pasted (a Future), submitted with the first test."""
+    return _fresh_runs
 
 
 @pytest.fixture(scope="session")

@@ -1,28 +1,28 @@
 """Every snippet, as its copy button gives it, runs in a fresh process and prints its
-#> lines. (tests/test_browser.py checks that each copy button gives exactly the file
-without its annotation markers; together: what a reader pastes prints what the page
-shows.)
+#> lines (sitelib/check/fresh.py). tests/browser/test_copy.py checks that each copy
+button gives exactly that text; together: what a reader pastes prints what the page
+shows.
 
-The processes are forked from a server that has imported torch and nothing else
-(sitelib/processes.py): a fresh `python` would spend 3.5 s per snippet importing
-torch. All snippets are submitted when the session starts and run two at a time
-while the other tests run; each test waits for its own.
+The processes are forked from a server that has imported torch and nothing of the
+harness (sitelib/check/processes/): a new `python` per snippet would import torch
+each time. Every selected snippet is submitted when the process servers start
+(tests/conftest.py, ``fresh_runs``) and runs two at a time while the other tests
+run; each test waits for its own.
 """
 
 from __future__ import annotations
 
-import tempfile
 from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
 from sitelib.check.examples import chosen_examples, snippet_example
+from sitelib.check.fresh import fresh_problems, run_as_pasted
 from sitelib.check.outcomes import skip_reason
-from sitelib.check.output import normalise_device
-from sitelib.check.processes import Child, ProcessServer, Request
+from sitelib.check.processes import ProcessServer
 from sitelib.site.layout import ROOT, snippet_files
-from sitelib.site.snippets import as_copied, expected_output, launch_command
+from sitelib.site.snippets import launch_command
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -35,44 +35,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(
             "path", paths, ids=lambda p: p.relative_to(ROOT / "snippets").as_posix()
         )
-
-
-FOLDER = Path(tempfile.mkdtemp(prefix="fresh-snippets-"))
-
-
-def run_as_pasted(server: ProcessServer, path: Path) -> Future[list[Child]]:
-    """Run what the copy button gives for ``path``, as a script in a fresh process."""
-    pasted = FOLDER / path.relative_to(ROOT).as_posix().replace("/", "__")
-    pasted.write_text(as_copied(path.read_text("utf-8")), "utf-8")
-    return server.submit(Request(script=str(pasted), cwd=str(FOLDER), timeout=120))
-
-
-def fresh_problems(path: Path, child: Child) -> list[str]:
-    shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
-    if child.timed_out:
-        return [f"{shown}: did not finish in a fresh process:\n{child.stderr[-800:]}"]
-    if child.returncode:
-        return [f"{shown}: failed in a fresh process:\n{child.stderr[-800:]}"]
-    printed = normalise_device(child.stdout).splitlines()
-    expected = expected_output(path.read_text("utf-8"))
-    if printed != expected:
-        return [f"{shown}: printed {printed} in a fresh process, the page says {expected}"]
-    return []
-
-
-@pytest.fixture(scope="session")
-def fresh_runs(fresh_server: ProcessServer, device: str, request) -> dict[Path, Future]:
-    """Every selected snippet's run, submitted at once (the server runs two at a time)."""
-    selected = {
-        item.callspec.params["path"]
-        for item in request.session.items
-        if item.originalname == "test_snippet_runs_as_pasted"
-    }
-    return {
-        path: run_as_pasted(fresh_server, path)
-        for path in selected
-        if not skip_reason(snippet_example(path), device)
-    }
 
 
 def test_snippet_runs_as_pasted(path: Path, fresh_runs: dict[Path, Future], device: str) -> None:

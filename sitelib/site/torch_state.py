@@ -45,7 +45,13 @@ def torch_state_restored() -> Iterator[None]:
         if getattr(torch._GLOBAL_DEVICE_CONTEXT, "device_context", None) is not saved["device"]:
             # set_default_device(d) enters a mode of its own; None leaves none behind
             torch.set_default_device(saved["device"].device if saved["device"] else None)
-        torch.use_deterministic_algorithms(saved["deterministic"], warn_only=saved["warn_only"])
+        deterministic = (
+            torch.are_deterministic_algorithms_enabled(),
+            torch.is_deterministic_algorithms_warn_only_enabled(),
+        )
+        if deterministic != (saved["deterministic"], saved["warn_only"]):
+            # only when changed: the call imports Inductor (3 s on 2 cores) to tell it
+            torch.use_deterministic_algorithms(saved["deterministic"], warn_only=saved["warn_only"])
         torch.autograd.set_detect_anomaly(saved["anomaly"], check_nan=saved["anomaly_nan"])
         torch.set_float32_matmul_precision(saved["matmul"])
         torch.set_warn_always(saved["warn_always"])

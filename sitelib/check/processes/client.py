@@ -97,6 +97,12 @@ class ProcessServer:
             self._futures.clear()
 
     def close(self) -> None:
+        """Stop the server: at once when nothing is running (it may still be importing
+        its preloads, seconds it would spend for nothing), else after its last reply."""
+        with self._lock:
+            idle = not self._futures
+        if idle:
+            self._process.terminate()
         with contextlib.suppress(OSError):
             self._process.stdin.close()
         try:

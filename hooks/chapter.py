@@ -95,7 +95,9 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def _link(target, page) -> dict | None:
-    return {"title": target.title, "href": get_relative_url(target.url, page.url)} if target else None
+    return (
+        {"title": target.title, "href": get_relative_url(target.url, page.url)} if target else None
+    )
 
 
 def _record(chapter: dict, config) -> list[dict]:
@@ -115,7 +117,10 @@ def _record(chapter: dict, config) -> list[dict]:
             log.info(
                 "verification record: torch %s (%s) is outside the supported range %s to %s; "
                 "the chapters show it apart",
-                v.release, v.device, torch["oldest"], torch["newest_verified"],
+                v.release,
+                v.device,
+                torch["oldest"],
+                torch["newest_verified"],
             )
     return records.summary(verified) if found else []
 
@@ -161,7 +166,9 @@ def on_page_context(context, page, config, nav):
             "part": part,
             "parts": len(chapter["pages"]),
             "last_part": part == len(chapter["pages"]),
-            "next_part": _link(pages.get(chapter["pages"][part]), page) if part < len(chapter["pages"]) else None,
+            "next_part": _link(pages.get(chapter["pages"][part]), page)
+            if part < len(chapter["pages"])
+            else None,
             "last_chapter": chapter["number"] == len(chapters),
             "home": get_relative_url("", page.url),
             "notebook": notebook_links(notebook.file, page, config)

@@ -5,8 +5,8 @@ extensions, but not its MkDocs hooks or plugins. This builds a copy of the proje
 with it and checks, chapter by chapter, what the content itself says: every included
 snippet (code text equal to the file), every admonition, every code annotation list
 and every formula as MathML with no raw ``$...$`` left. What only the hooks add
-(chapter header and footer, progress list, notebooks, lean code blocks) is not
-checked here; README, "Moving to Zensical", lists it.
+(chapter header and footer, verification line, progress list, notebooks, pictures)
+is not checked here; README, "Moving to Zensical", lists it.
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def zensical_problems(page: Path, built: str) -> list[str]:
     blocks = [(copied_text(m["code"]), m["list"] or "") for m in CODE_BLOCK.finditer(body)]
     for include in includes_in(page, ROOT):
         raw = (ROOT / "snippets" / include.path).read_text("utf-8")
-        text = HARNESS_LINE.sub("", raw)  # as drawn: annotation markers stay until Material's script
+        # as drawn: annotation markers stay until Material's script removes them
+        text = HARNESS_LINE.sub("", raw)
         where = f"{include.page}:{include.line}: snippets/{include.path}"
         match = [items for code, items in blocks if code.strip("\n") == text.strip("\n")]
         if not match:

@@ -44,7 +44,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="check only this snippet (snippets/x/y.py) or this page's fences (make check)",
+        help="check only this snippet (snippets/x/y.py), or every example a page shows: "
+        "the snippets it includes and its own fences (make check)",
     )
     parser.addoption(
         "--torch-report",
@@ -80,8 +81,10 @@ def pytest_configure(config: pytest.Config) -> None:
             command=" ".join(["pytest", *config.invocation_params.args]),
         )
         config.pluginmanager.register(report, "run-report")
-    if config.getoption("example") and not _xdist(config):
-        _start_servers_for(config.getoption("example"))
+    if chosen := config.getoption("example"):
+        examples = _chosen(chosen)
+        if not _xdist(config):
+            _start_servers_for(examples)
     device = config.getoption("device")
     if device == "cpu":
         # Hide GPUs before torch initialises CUDA, so examples pick the CPU as pasted.
@@ -152,7 +155,8 @@ def _servers_needed(item: pytest.Item) -> set[str]:
     example = getattr(item, "callspec", None) and item.callspec.params.get("example")
     names = set(getattr(item, "fixturenames", ()))
     needed = {"fresh"} if "fresh_server" in names else set()
-    if "rank_server" in names or (example and launch_command(example)):
+    launched = hasattr(example, "source") and launch_command(example)  # not NOTSET
+    if "rank_server" in names or launched:
         needed.add("ranks")
     return needed
 
@@ -172,6 +176,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.callspec.params["path"]
         for item in items
         if getattr(item, "originalname", "") == "test_snippet_runs_as_pasted"
+        and hasattr(item.callspec.params["path"], "read_text")  # not NOTSET: none chosen
     )
 
 
@@ -220,14 +225,29 @@ def _xdist(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput") or (config.getoption("numprocesses", None) or 0) > 0
 
 
-def _start_servers_for(files: list[str]) -> None:
+def _chosen(names: list[str]) -> list:
+    """The examples ``--example`` names (make check), or a usage error saying why none."""
+    from sitelib.check.examples import chosen_examples
+
+    try:
+        examples = chosen_examples(names)
+    except FileNotFoundError as err:
+        raise pytest.UsageError(str(err)) from None
+    if not examples:
+        raise pytest.UsageError(
+            f"{' '.join(names)}: no examples here (a page must include a snippet or have "
+            "a Python fence of its own)"
+        )
+    return examples
+
+
+def _start_servers_for(examples: list) -> None:
     """`make check`: start the servers its examples need now, while pytest collects
     (and imports torch), so the run as pasted does not wait for one to start. The fresh
     server imports only what every snippet imports: with one snippet to run, what it
     imports beyond that is imported once either way, in its own process."""
-    from sitelib.check.examples import chosen_examples, launch_command
+    from sitelib.check.examples import launch_command
 
-    examples = chosen_examples(files)
     _wanted.add("fresh")
     _server("fresh", "torch.optim")
     if any(launch_command(example) for example in examples):

@@ -14,6 +14,7 @@ from sitelib.check.examples import example_id, launch_command
 from sitelib.check.launch import LaunchError, run_launched_example
 from sitelib.check.outcomes import ExampleFailure, Skipped
 from sitelib.check.run import run_example
+from sitelib.site.layout import ROOT
 from sitelib.site.snippets import device_idiom_problems
 
 
@@ -45,3 +46,16 @@ def test_example(
 def test_every_snippet_uses_the_device_idiom() -> None:
     problems = device_idiom_problems()
     assert not problems, "\n".join(problems)
+
+
+def test_make_check_of_a_page_checks_every_example_it_shows() -> None:
+    from sitelib.check.examples import chosen_examples, display_path
+    from sitelib.site.layout import includes_in
+
+    page = ROOT / "docs" / "distributed" / "index.md"
+    shown = [display_path(e) for e in chosen_examples(["docs/distributed/index.md"])]
+    included = [f"snippets/{i.path}" for i in includes_in(page)]
+    assert shown[: len(included)] == list(dict.fromkeys(included))
+    assert chosen_examples(["docs/index.md"]) == []  # the home page shows none
+    with pytest.raises(FileNotFoundError, match="docs/nothere.md: no such snippet or page"):
+        chosen_examples(["docs/nothere.md"])

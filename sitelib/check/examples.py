@@ -20,7 +20,7 @@ from pathlib import Path
 from pytest_examples import CodeExample, find_examples
 
 from sitelib.site import snippets
-from sitelib.site.layout import INCLUDE, ROOT, snippet_files
+from sitelib.site.layout import INCLUDE, ROOT, includes_in, snippet_files
 
 PY_FENCE_LANGS = {"py", "python", "{.py", "{.python"}
 
@@ -63,14 +63,17 @@ def all_examples(root: Path = ROOT) -> list[CodeExample]:
 
 def chosen_examples(names: list[str], root: Path = ROOT) -> list[CodeExample]:
     """The examples named on a command line (``make check FILE=...``): a snippet file
-    (``snippets/forward_pass/x.py`` or ``forward_pass/x.py``), or every fence of a
-    page (``docs/distributed.md``)."""
+    (``snippets/forward_pass/x.py`` or ``forward_pass/x.py``), or every example a page
+    shows (``docs/distributed/index.md``): the snippets it includes, in page order, and
+    its own Python fences."""
     chosen = []
     for name in names:
         path = Path(name) if Path(name).is_absolute() else root / name
         if not path.exists() and (root / "snippets" / name).exists():
             path = root / "snippets" / name
-        if path.suffix == ".md":
+        if path.suffix == ".md" and path.is_file():
+            included = dict.fromkeys(root / "snippets" / i.path for i in includes_in(path, root))
+            chosen += [snippet_example(p) for p in included]
             chosen += page_examples(root, [path])
         elif path.is_file():
             chosen.append(snippet_example(path.resolve()))

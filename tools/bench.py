@@ -34,6 +34,7 @@ from pathlib import Path
 from sitelib.check.shapes import ShapeChecker
 from sitelib.site.layout import ROOT, chapters, snippet_files
 from sitelib.site.snippets import launch_command, requires_cuda
+from sitelib.site.torch_state import torch_state_restored
 
 BIN = Path(sys.executable).parent
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="", GLOO_SOCKET_IFNAME="lo")
@@ -281,7 +282,9 @@ def _run_once(code, path: Path, traced: bool) -> float:
     torch.manual_seed(0)
     module = {"__name__": "__main__", "__file__": str(path)}
     start = time.perf_counter()
-    with contextlib.redirect_stdout(io.StringIO()):
+    # as the harness runs each: Dynamo's compiled code is dropped between runs (it
+    # refers to the globals of the run that compiled it)
+    with torch_state_restored(), contextlib.redirect_stdout(io.StringIO()):
         if not traced:
             exec(code, module)
         else:

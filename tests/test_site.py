@@ -29,6 +29,15 @@ def test_bookkeeping() -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_page_urls_are_the_ones_mkdocs_gives() -> None:
+    # A path on disk forgives "optimizer_step//index.html"; a link in a notebook does not.
+    from mkdocs.structure.files import File
+
+    assert page_url("index.md") == ""  # MkDocs says "./"; the site's root joins as ""
+    for page in (page for chapter in chapters() for page in chapter.pages):
+        assert page_url(page) == File(page, "docs", "site", use_directory_urls=True).url, page
+
+
 def test_strict_build(built_site) -> None:
     result, _ = built_site
     log = result.stdout + result.stderr

@@ -1,5 +1,5 @@
-"""`make lighthouse`: Lighthouse 12.2.3 (mobile preset) on the home page, each chapter
-and each chapter's notebook page.
+"""`make lighthouse`: Lighthouse 12.2.3 (mobile preset) on the home page, every page of
+every chapter and each chapter's notebook page.
 
 Builds the site, serves it on 127.0.0.1, runs Lighthouse with Debian's Chromium
 (CHROME_PATH=/usr/bin/chromium) three times per page and prints the median run's
@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sitelib.site.layout import ROOT, chapters, mkdocs_build
+from sitelib.site.layout import ROOT, chapters, mkdocs_build, page_url
 from sitelib.site.static_site import serve
 
 HERE = ROOT / "tools" / "lighthouse"
@@ -98,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         with serve(site, compress=True) as base:
             paths = args.pages or [
                 "",
-                *(f"{page.stem}/" for page in chapters()),
-                *(f"notebooks/{page.stem}/" for page in chapters()),
+                *(page_url(page) for chapter in chapters() for page in chapter.pages),
+                *(page_url(chapter.notebook.removesuffix(".ipynb")) for chapter in chapters()),
             ]
             env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
             print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")

@@ -125,7 +125,8 @@ def page_url(page: str) -> str:
     """A page's URL relative to the site (MkDocs' directory URLs): ``forward_pass.md``
     -> ``forward_pass/``, ``optimizer_step/index.md`` -> ``optimizer_step/``."""
     stem = page.removesuffix(".md")
-    stem = stem.removesuffix("index") if stem == "index" or stem.endswith("/index") else stem
+    if stem == "index" or stem.endswith("/index"):
+        stem = stem.removesuffix("index").removesuffix("/")
     return f"{stem}/" if stem else ""
 
 

@@ -37,6 +37,7 @@ from sitelib.site.snippets import launch_command, requires_cuda
 from sitelib.site.torch_state import torch_state_restored
 
 BIN = Path(sys.executable).parent
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]  # as `make test`, quieter
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", CUDA_VISIBLE_DEVICES="", GLOO_SOCKET_IFNAME="lo")
 
 
@@ -153,7 +154,7 @@ def measured(cmd: list[str]) -> tuple[float, dict[str, float], subprocess.Comple
 def suite(label: str = "suite") -> None:
     """The suite as `make test` runs it (two processes), with its slowest tests and its
     CPU time by kind of process."""
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2"]
+    cmd = [*PYTEST, "-n", "2"]
     wall, by_kind, result = measured([*cmd, "--dist", "loadgroup", "--durations=12"])
     lines = result.stdout.strip().splitlines()
     tail = lines[-1] if lines else "?"
@@ -207,12 +208,7 @@ def compile_chapter() -> None:
     """The compile chapter's examples, as the suite runs them (as written and as pasted),
     with Inductor's cache emptied and again warm."""
     cmd = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
+        *PYTEST,
         "-n",
         "2",
         "tests/test_examples.py",
@@ -241,9 +237,7 @@ def single_process_snippets() -> list[Path]:
 
 def harness() -> None:
     snippets = single_process_snippets()
-    h_seconds, result = timed(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_examples.py"]
-    )
+    h_seconds, result = timed([*PYTEST, "tests/test_examples.py"])
     if result.returncode:
         print(result.stdout[-2000:])
     p_seconds = 0.0
@@ -263,7 +257,7 @@ def harness() -> None:
 def launched() -> None:
     """The multi-process examples through the harness (ranks forked from the server)
     against one of them under the real `torchrun`."""
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=0"]
+    cmd = [*PYTEST, "--durations=0"]
     seconds, result = timed([*cmd, "tests/test_examples.py", "-k", "distributed"])
     tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "?"
     runs = re.findall(r"^(\d+\.\d+)s call .*\[(distributed/[^\]]+)\]", result.stdout, re.M)
@@ -296,12 +290,7 @@ def _run_once(code, path: Path, traced: bool) -> float:
 def checks() -> None:
     """The examples' tests with the checks against the same tests without them."""
     base = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
+        *PYTEST,
         "tests/test_examples.py",
     ]
     runs = {"with": [], "without": []}

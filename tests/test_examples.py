@@ -1,8 +1,8 @@
 """Every example on the site: each snippet file and each Python fence in a page.
 
 A multi-process example (``# launch: torchrun --nproc-per-node N``) runs as that
-many ranks (sitelib/launch.py); every other example runs in this process
-(sitelib/checks.py).
+many ranks (sitelib/check/launch.py); every other example runs in this process
+(sitelib/check/run.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Multi-process examples (sitelib/launch.py): each check fails on a broken example,
+"""Multi-process examples (sitelib/check/launch.py): each check fails on a broken example,
 naming the rank, the file and the line, and leaves no process behind; and the
 harness's launch agrees with the real ``torchrun``."""
 

@@ -371,7 +371,7 @@ def test_snippet_without_the_device_idiom_is_reported() -> None:
     ]
 
 
-# -- as on an accelerator (sitelib/device_sim.py) --------------------------------------
+# -- as on an accelerator (sitelib/check/device_sim.py) --------------------------------
 @pytest.mark.parametrize(
     ("fixture", "line", "drawn"),
     [
@@ -406,7 +406,7 @@ def test_device_randomness_that_is_not_printed_passes(
     run_example(example(f"device_sim/{fixture}"), eval_example)
 
 
-# -- pytest-examples' private names (sitelib/pytest_examples_adapter.py) ----------------
+# -- pytest-examples' private names (sitelib/check/adapter.py) -------------------------
 def test_pytest_examples_adapter_still_fits(tmp_path: Path) -> None:
     from sitelib.check import adapter as pytest_examples_adapter
 

@@ -67,7 +67,7 @@ def foreign_resources(text: str) -> list[str]:
 
 def test_the_local_server_sends_text_compressed_when_asked(tmp_path: Path) -> None:
     """make lighthouse measures the site as a static host sends it: gzip for text
-    files (sitelib/static_site.py); the browser tests get the files as they are."""
+    files (sitelib/site/static_site.py); the browser tests get the files as they are."""
     import gzip
     import urllib.request
 

@@ -1,7 +1,7 @@
 // The site's run-time accessibility fixes, all in one place (checked by axe in
-// tests/test_browser.py): accessible names for the search dialog and for elements
-// Material creates in the browser (code-block toolbars, annotation markers),
-// notebook code areas that scroll sideways, and keyboard access to code blocks that
+// tests/browser/test_accessibility.py): accessible names for the search dialog and
+// for elements Material creates in the browser (code-block toolbars, annotation
+// markers), notebook code areas that scroll sideways, and keyboard access to code blocks that
 // scroll.
 (function () {
   function label() {

@@ -1,6 +1,6 @@
 """A built site served on 127.0.0.1, as a static host would serve it.
 
-Used by the browser tests (``tests/test_browser.py``) and by ``make lighthouse``
+Used by the browser tests (``tests/browser/``) and by ``make lighthouse``
 (``tools/lighthouse.py``, with ``compress=True``: gzip, as GitHub Pages sends
 text files). Quiet: no request log.
 """

@@ -1,8 +1,8 @@
 // The site's run-time accessibility fixes, all in one place (checked by axe in
 // tests/browser/test_accessibility.py): accessible names for the search dialog and
 // for elements Material creates in the browser (code-block toolbars, annotation
-// markers), notebook code areas that scroll sideways, and keyboard access to code blocks that
-// scroll.
+// markers), notebook code areas that scroll sideways, and keyboard access to code
+// blocks that scroll.
 (function () {
   function label() {
     const search = document.querySelector('.md-search[role="dialog"]:not([aria-label])');

@@ -170,7 +170,6 @@ def on_page_context(context, page, config, nav):
             if part < len(chapter["pages"])
             else None,
             "last_chapter": chapter["number"] == len(chapters),
-            "home": get_relative_url("", page.url),
             "notebook": notebook_links(notebook.file, page, config)
             if notebook and part == 1
             else None,

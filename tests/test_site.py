@@ -36,6 +36,8 @@ def test_page_urls_are_the_ones_mkdocs_gives() -> None:
     assert page_url("index.md") == ""  # MkDocs says "./"; the site's root joins as ""
     for page in (page for chapter in chapters() for page in chapter.pages):
         assert page_url(page) == File(page, "docs", "site", use_directory_urls=True).url, page
+    for chapter in chapters():  # mkdocs-jupyter gives a notebook a page of its own
+        assert page_url(chapter.notebook) == f"notebooks/{chapter.name}/"
 
 
 def test_strict_build(built_site) -> None:
@@ -134,6 +136,18 @@ def test_chapter_furniture(chapter, built_site) -> None:
     assert html.escape(ask) in page, ask
     last = (site / page_url(chapters_by_name[chapter].pages[-1]) / "index.html").read_text("utf-8")
     assert 'data-chapter-complete="' + chapter + '/"' in last, "the last part has the footer"
+    # Each part's footer leads to the next part; the last chapter's back to the list.
+    parts = [page_url(p) for p in chapters_by_name[chapter].pages]
+    last_chapter = chapters_by_name[chapter].number == len(chapters())
+    for here, there in zip(parts, [*parts[1:], "#chapters" if last_chapter else None], strict=True):
+        footer = (site / here / "index.html").read_text("utf-8")
+        link = re.search(r'<p class="chapter-next">.*?href="([^"]+)"', footer, re.S)
+        assert bool(link) == (there is not None), here
+        if link:
+            path, _, anchor = link.group(1).partition("#")
+            target = (site / here / path).resolve() / "index.html"
+            assert target == (site / there.partition("#")[0]).resolve() / "index.html", here
+            assert not anchor or f'id="{anchor}"' in target.read_text("utf-8"), link.group(1)
     download = re.search(r'<a href="([^"]+\.ipynb)" download>', page).group(1)
     assert (site / chapter / download).resolve().is_file(), download
     colab = config["repo_url"].replace(

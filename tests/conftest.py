@@ -267,16 +267,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 # compile_fx, with AOTAutograd: 0.9 s more, paid once instead of by each of the
 # compile chapter's snippets; importing it starts no compile workers). Nothing else: no
 # harness, no plotting.
-FRESH_PRELOAD = ("torch.optim", "torch._dynamo", "torch._inductor.compile_fx")
+TORCH_PRELOAD = ("torch.optim", "torch._dynamo")
+FRESH_PRELOAD = (*TORCH_PRELOAD, "torch._inductor.compile_fx")
 # The rank server also holds the harness each rank runs around its example (and no
 # Inductor: no multi-process example compiles).
-RANK_PRELOAD = (
-    "torch.optim",
-    "torch._dynamo",
-    "torch.distributed",
-    "sitelib.check.launch",
-    "sitelib.check.run",
-)
+RANK_PRELOAD = (*TORCH_PRELOAD, "torch.distributed", "sitelib.check.launch", "sitelib.check.run")
 
 
 @pytest.fixture(scope="session")

@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             paths = args.pages or [
                 "",
                 *(page_url(page) for chapter in chapters() for page in chapter.pages),
-                *(page_url(chapter.notebook.removesuffix(".ipynb")) for chapter in chapters()),
+                *(page_url(chapter.notebook) for chapter in chapters()),
             ]
             env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
             print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")

@@ -123,8 +123,9 @@ class Chapter:
 
 def page_url(page: str) -> str:
     """A page's URL relative to the site (MkDocs' directory URLs): ``forward_pass.md``
-    -> ``forward_pass/``, ``optimizer_step/index.md`` -> ``optimizer_step/``."""
-    stem = page.removesuffix(".md")
+    -> ``forward_pass/``, ``optimizer_step/index.md`` -> ``optimizer_step/``, a
+    notebook page (mkdocs-jupyter) too: ``notebooks/compile.ipynb`` -> ``notebooks/compile/``."""
+    stem = page.removesuffix(".md").removesuffix(".ipynb")
     if stem == "index" or stem.endswith("/index"):
         stem = stem.removesuffix("index").removesuffix("/")
     return f"{stem}/" if stem else ""

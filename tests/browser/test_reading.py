@@ -76,3 +76,4 @@ def test_reading_checks_catch_a_broken_page(fixture_page) -> None:
     phone = page_check_phone(tab, "reading.html")
     assert any("the page is" in p and "on a 390 px screen" in p for p in phone), phone
     assert any("inline code 1e-88888 breaks inside 1e-88888" in p for p in phone), phone
+    assert any("folded.py: its fold's summary runs under the copy button" in p for p in phone)

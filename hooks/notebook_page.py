@@ -9,7 +9,9 @@
   dropped: ``docs/assets/notebook.css`` (a few kB, linked from the page's head) draws
   the few elements the notebooks use, in the site's palettes.
 - Its code, highlighted by mkdocs-jupyter, gets the chapters' lean spans
-  (:func:`sitelib.site.codeblocks.lean_html`).
+  (:func:`sitelib.site.codeblocks.lean_html`), and a cell that shows printed output
+  (``#>`` lines of a multi-process snippet) draws it as the chapters do
+  (:func:`sitelib.site.codeblocks.output_html`).
 - The chapter page already holds the notebook's text: keep it out of the search
   index.
 - ``page.meta["notebook_links"]``: the download and "Open in Colab" links, drawn
@@ -24,7 +26,7 @@ import re
 
 from mkdocs.utils import get_relative_url
 
-from sitelib.site.codeblocks import lean_html
+from sitelib.site.codeblocks import lean_html, output_html
 from sitelib.site.mathml import math_in_html
 from sitelib.site.notebooks import notebook_links
 
@@ -52,5 +54,5 @@ def on_page_content(content, page, config, files):
         and f'id="{page.toc.items[0].id}"' not in content
     ):
         page.toc.items = page.toc.items[0].children
-    content = lean_html(NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content)))
+    content = lean_html(output_html(NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content))))
     return math_in_html(content, f"docs/{page.file.src_uri}")

@@ -53,10 +53,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import pygments
 from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from pygments.filter import Filter
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
 from pygments.token import Comment, Generic, Name, Operator, Punctuation, String, Text, Whitespace
 from pymdownx import highlight as pymdownx_highlight
 from pymdownx import superfences
@@ -158,6 +161,28 @@ def lean_html(content: str) -> str:
     pages: mkdocs-jupyter calls Pygments itself): in every ``<pre>``, the leaf spans
     of names, whitespace, operators and punctuation unwrapped."""
     return PRE.sub(lambda m: m[1] + PLAIN_SPAN.sub(r"\1", m[2]) + m[3], content)
+
+
+def output_html(content: str) -> str:
+    """Printed output drawn and announced as on the chapters, for code another renderer
+    highlighted (the notebook pages): a ``<pre>`` whose code shows output (a
+    multi-process snippet's cell keeps its ``#>`` lines: no output cell can show what
+    its ranks print) is highlighted again with :class:`OutputFilter` and
+    :class:`LeanFilter`, each line in a span of its own (``__span-nb<k>-<line>``)."""
+    blocks = iter(range(1, 1 << 30))
+
+    def again(m: re.Match) -> str:
+        code = html_text(m[2])
+        if not snippets.expected_output(code):
+            return m[0]
+        lexer = PythonLexer()
+        lexer.add_filter(OutputFilter())
+        lexer.add_filter(LeanFilter())
+        lines = HtmlFormatter(linespans=f"__span-nb{next(blocks)}")
+        drawn = PRE.search(pygments.highlight(code, lexer, lines))
+        return m[1] + drawn[2] + m[3]
+
+    return PRE.sub(again, content)
 
 
 COPY_ONLY_DRAWN = re.compile(

@@ -70,6 +70,7 @@ def test_reading_checks_catch_a_broken_page(fixture_page) -> None:
     assert any("comment_like.py: output drawn in the comment colour" in p for p in output)
     assert any("comment_like.py: output drawn on the code's own background" in p for p in output)
     assert any("comment_like.py: output not announced" in p for p in output), output
+    assert any('a block: "#> 3" is output drawn as code' in p for p in output), output
     tex = page_check_raw_tex(tab, "reading.html")
     assert tex == ["/reading.html: raw TeX: $\\frac{\\partial L}{\\partial \\theta}$"], tex
     tab.page.set_viewport_size({"width": 390, "height": 800})

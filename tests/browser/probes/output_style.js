@@ -8,7 +8,8 @@
   const background = (el) => getComputedStyle(el).backgroundColor;
   const probe = document.createElement("span");
   probe.className = "c1";
-  for (const code of document.querySelectorAll(".md-content .highlight pre > code")) {
+  // a chapter's block (pre > code), a notebook's cell (mkdocs-jupyter: a bare pre)
+  for (const code of document.querySelectorAll(".md-content .highlight pre > code, .md-content .highlight-ipynb > pre")) {
     const title = code.closest(".highlight").querySelector(".filename")?.textContent || "a block";
     const lines = [...code.children].flatMap((c) => (c.classList.contains("fold") ? [...c.querySelectorAll(":scope > .fold-body > span")] : [c]));
     let previousOutput = false;

@@ -15,7 +15,7 @@ from sitelib.check.launch import LaunchError, run_launched_example
 from sitelib.check.outcomes import ExampleFailure, Skipped
 from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT
-from sitelib.site.snippets import device_idiom_problems
+from sitelib.site.snippets import device_idiom_problems, hidden_marker_problems
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -45,6 +45,11 @@ def test_example(
 
 def test_every_snippet_uses_the_device_idiom() -> None:
     problems = device_idiom_problems()
+    assert not problems, "\n".join(problems)
+
+
+def test_no_comment_introduces_a_hidden_marker() -> None:
+    problems = hidden_marker_problems()
     assert not problems, "\n".join(problems)
 
 

@@ -23,7 +23,7 @@ from sitelib.check.outcomes import ExampleFailure
 from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
 from sitelib.site.mathml import MathError
-from sitelib.site.snippets import DEVICE_IDIOM, device_idiom_problems
+from sitelib.site.snippets import DEVICE_IDIOM, device_idiom_problems, hidden_marker_problems
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -353,6 +353,13 @@ def test_dtype_in_a_shape_comment_is_checked(eval_example: EvalExample) -> None:
 
 def test_shape_comment_on_a_line_with_a_comprehension_is_checked(eval_example: EvalExample) -> None:
     run_example(example("shapes/comprehension_ok.py"), eval_example)
+
+
+def test_a_colon_above_a_hidden_marker_is_reported() -> None:
+    assert hidden_marker_problems(FIXTURES / "hidden_marker") == [
+        "snippets/chapter/colon_above_marker.py:4: ends with a colon above a marker the "
+        "site does not show (# expect-no-grad)"
+    ]
 
 
 def test_snippet_without_the_device_idiom_is_reported() -> None:

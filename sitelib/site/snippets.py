@@ -124,6 +124,23 @@ def device_idiom_problems(root: Path = ROOT) -> list[str]:
     return problems
 
 
+def hidden_marker_problems(root: Path = ROOT) -> list[str]:
+    """A comment that ends with a colon right above a marker only the checks read
+    (``# expect-no-grad: ...``): the site hides the marker, so the reader's comment
+    would introduce nothing. It ends as a sentence instead."""
+    problems = []
+    for path in snippet_files(root):
+        lines = path.read_text("utf-8").splitlines()
+        for number, (above, line) in enumerate(zip(lines, lines[1:], strict=False), 1):
+            comment = above.lstrip().startswith("#") and not HARNESS_LINE.match(above)
+            if comment and above.rstrip().endswith(":") and HARNESS_LINE.match(line):
+                problems.append(
+                    f"{path.relative_to(root).as_posix()}:{number}: ends with a colon above "
+                    f"a marker the site does not show ({line.strip().split(':')[0]})"
+                )
+    return problems
+
+
 def multiline_prints(source: str, shown: str, offset: int = 0) -> list[str]:
     """A ``print(...)`` call spread over several lines: pytest-examples would write its
     #> lines inside the call's parentheses (``--update-examples`` breaks the file).

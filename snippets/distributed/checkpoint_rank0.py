@@ -77,5 +77,5 @@ dist.barrier()  # every rank has read the file before rank 0 deletes it
 if rank == 0:
     shutil.rmtree(holder[0])
 dist.destroy_process_group()
-# restored is a fresh copy for the check; it never ran backward:
+# restored is a fresh copy for the check; it never ran backward.
 # expect-no-grad: restored.*

@@ -71,5 +71,5 @@ for name, ddp_model in fixes.items():
         #> static_graph=True: averaged True, aux grad None
 
 dist.destroy_process_group()
-# model, the unwrapped original, only seeded the copies; aux is never used:
+# model, the unwrapped original, only seeded the copies; aux is never used.
 # expect-no-grad: model.*, ddp_model.module.aux.*

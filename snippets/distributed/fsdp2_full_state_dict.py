@@ -94,5 +94,5 @@ dist.barrier()  # every rank has read the file before rank 0 deletes it
 if rank == 0:
     shutil.rmtree(holder[0])
 dist.destroy_process_group()
-# plain is a copy for the check; it never ran backward:
+# plain is a copy for the check; it never ran backward.
 # expect-no-grad: plain.*

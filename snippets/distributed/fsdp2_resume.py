@@ -112,5 +112,5 @@ dist.barrier()
 if rank == 0:
     shutil.rmtree(os.path.dirname(path))
 dist.destroy_process_group()
-# resumed is a copy for the check; it never ran backward:
+# resumed is a copy for the check; it never ran backward.
 # expect-no-grad: resumed.*

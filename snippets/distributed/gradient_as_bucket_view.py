@@ -56,5 +56,5 @@ if rank == 0:
     #> the same gradients either way: True
 
 dist.destroy_process_group()
-# model, the unwrapped original, only seeded the copies; no backward ran:
+# model, the unwrapped original, only seeded the copies; no backward ran.
 # expect-no-grad: model.*

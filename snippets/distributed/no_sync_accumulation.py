@@ -105,5 +105,5 @@ if rank == 0:
         #> no_sync() but the last  | 1           | True
 
 dist.destroy_process_group()
-# model, the unwrapped original, only seeded the copies; no backward ran:
+# model, the unwrapped original, only seeded the copies; no backward ran.
 # expect-no-grad: model.*

@@ -51,5 +51,5 @@ if rank == 0:
         #> rank 1: SyncBatchNorm expected input tensor to be on GPU
 
 dist.destroy_process_group()
-# sync_bn's forward raised, so its parameters never got a gradient:
+# sync_bn's forward raised, so its parameters never got a gradient.
 # expect-no-grad: sync_bn.*

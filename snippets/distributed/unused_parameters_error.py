@@ -78,5 +78,5 @@ if rank == 0:
     #> Parameter indices which did not receive grad for rank 0: 2 3
 
 dist.destroy_process_group()
-# aux is never used, so it never gets a gradient:
+# aux is never used, so it never gets a gradient.
 # expect-no-grad: model.aux.*, ddp_model.module.aux.*

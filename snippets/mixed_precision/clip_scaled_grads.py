@@ -51,5 +51,5 @@ for max_norm in (1.0, 4.0):  # the true norm is about 1.3
         #>      1.0 | True           | 1.0e+00   | 1.0e+00   | True
         #>      4.0 | False          | 6.1e-05   | 1.3e+00   | False
         #>      4.0 | True           | 1.3e+00   | 1.3e+00   | True
-# Each step trained a copy; the original model never ran backward():
+# Each step trained a copy; the original model never ran backward().
 # expect-no-grad: model.*

@@ -31,5 +31,5 @@ stepped = [
 ]
 print("stepped:", stepped, "next scale:", scaler.get_scale())
 #> stepped: [True, False] next scale: 32768.0
-# The second model's gradients overflowed on purpose (its skipped step):
+# The second model's gradients overflowed on purpose (its skipped step).
 # expect-nonfinite-grad: second.*

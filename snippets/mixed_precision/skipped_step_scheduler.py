@@ -54,5 +54,5 @@ print("lrs of the real updates:", applied)
 caught, applied = train(skip_aware=True)
 print(len(caught), "warnings; lrs of the real updates:", applied)
 #> 0 warnings; lrs of the real updates: [0.0025, 0.004375, 0.00625]
-# Each run trained a copy; the original model never ran backward():
+# Each run trained a copy; the original model never ran backward().
 # expect-no-grad: model.*

@@ -45,5 +45,5 @@ gap = (adamw_model.weight - adam_model.weight).detach()  # gap: [1, 4]
 shrink = torch.allclose(gap, -lr * wd * w, atol=1e-6)
 print("difference == -lr * wd * w (atol 1e-6):", shrink)
 #> difference == -lr * wd * w (atol 1e-6): True
-# Each optimizer trained a copy; the original never ran backward():
+# Each optimizer trained a copy; the original never ran backward().
 # expect-no-grad: model.*

@@ -40,5 +40,5 @@ for name in ("foreach", "fused"):
     print(f"{name} == for-loop (atol 1e-5): {close}")
     #> foreach == for-loop (atol 1e-5): True
     #> fused == for-loop (atol 1e-5): True
-# The optimizers trained copies; the original never ran backward():
+# The optimizers trained copies; the original never ran backward().
 # expect-no-grad: model.*

@@ -59,5 +59,5 @@ print(with_grad(model), log_scale.grad is None)
 optimizer.zero_grad()
 print(with_grad(model), log_scale.grad is None)
 #> [] True
-# Every gradient was cleared on purpose; the suite is told to expect none:
+# Every gradient was cleared on purpose.
 # expect-no-grad: model.*

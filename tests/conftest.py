@@ -172,9 +172,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     needed = {item: _servers_needed(item) for item in items}
     items.sort(key=lambda item: item.stash[_GROUP] == "checks" and bool(needed[item]))
     _wanted.update(*needed.values())  # `make check` of one example may need neither
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The snippets to run as pasted: those whose test is still selected once every
+    plugin has deselected (``-k``, ``-m``), so a run of a few tests runs only theirs."""
     _pasted.extend(
         item.callspec.params["path"]
-        for item in items
+        for item in session.items
         if getattr(item, "originalname", "") == "test_snippet_runs_as_pasted"
         and hasattr(item.callspec.params["path"], "read_text")  # not NOTSET: none chosen
     )
@@ -284,6 +289,13 @@ def fresh_server():
 def fresh_runs(fresh_server) -> dict:
     """Each selected snippet's run as pasted (a Future), submitted with the first test."""
     return _fresh_runs
+
+
+@pytest.fixture(scope="session")
+def in_process_failures() -> dict:
+    """Snippet -> the failure its check as written reported (tests/test_examples.py), so
+    that its run as pasted (tests/test_fresh.py) does not report the same mistake again."""
+    return {}
 
 
 @pytest.fixture(scope="session")

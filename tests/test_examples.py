@@ -29,8 +29,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def test_example(
-    example: CodeExample, eval_example: EvalExample, device: str, checks: bool, request
+    example: CodeExample,
+    eval_example: EvalExample,
+    device: str,
+    checks: bool,
+    in_process_failures: dict,
+    request,
 ) -> None:
+    # pytest's outcome is raised outside the `except`: inside it, Python would chain
+    # it to the failure and pytest print the message twice ("During handling...").
+    failure = skip = None
     try:
         if launch_command(example):
             server = request.getfixturevalue("rank_server")
@@ -38,9 +46,14 @@ def test_example(
         else:
             run_example(example, eval_example, device, checks=checks)
     except Skipped as skipped:
-        pytest.skip(str(skipped))
+        skip = str(skipped)
     except (ExampleFailure, LaunchError) as exc:
-        pytest.fail(str(exc), pytrace=False)
+        failure = str(exc)
+    if skip is not None:
+        pytest.skip(skip)
+    if failure is not None:
+        in_process_failures[example.path.resolve()] = failure  # tests/test_fresh.py
+        pytest.fail(failure, pytrace=False)
 
 
 def test_every_snippet_uses_the_device_idiom() -> None:

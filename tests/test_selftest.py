@@ -137,6 +137,19 @@ def test_unseeded_example_fails(eval_example: EvalExample) -> None:
             "unknown_dtype.py",
             r"unknown_dtype.py:4: malformed shape comment .*'float33' is not a torch dtype",
         ),
+        # Read as shape claims by a reader, so checked or refused (docs/authors.md).
+        *[
+            (
+                f"unparsed_{name}.py",
+                rf"unparsed_{name}.py:4: malformed shape comment '# {claim}': it reads as a "
+                r"shape claim but is not one the suite can check",
+            )
+            for name, claim in [
+                ("parens", r"\(32, 10\)"),
+                ("named_parens", r"logits: \(32, 10\)"),
+                ("torch_size", r"logits: torch.Size\(\[32, 10\]\)"),
+            ]
+        ],
     ],
 )
 def test_shape_comment_failures(fixture: str, message: str, eval_example: EvalExample) -> None:
@@ -349,6 +362,10 @@ def test_bad_latex_is_reported_with_its_line(formula: str, problem: str) -> None
 
 def test_dtype_in_a_shape_comment_is_checked(eval_example: EvalExample) -> None:
     run_example(example("shapes/dtype_ok.py"), eval_example)
+
+
+def test_words_in_brackets_are_not_a_shape_claim(eval_example: EvalExample) -> None:
+    run_example(example("shapes/not_shape_like_ok.py"), eval_example)
 
 
 def test_shape_comment_on_a_line_with_a_comprehension_is_checked(eval_example: EvalExample) -> None:

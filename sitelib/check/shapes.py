@@ -34,8 +34,19 @@ from typing import Any
 
 import torch
 
-_ANY_CLAIM = re.compile(r"#\s*[A-Za-z_]\w*\s*:\s*\(?\s*\[")
 _TRIGGER = re.compile(r"^[A-Za-z_]\w*\s*:\s*\(?\s*\[")
+# What reads as a shape claim to a reader, checked or not: an optional ``NAME:``, an
+# optional ``torch.Size(``, then a bracket of sizes (numbers, symbols, ``...``, ``x``
+# between sizes), e.g. ``(32, 10)``, ``logits: (B, 10)``, ``[32, 10]``,
+# ``x: torch.Size([32, 10])``, ``(32x10)``. A parenthesis needs a comma, an ``x`` or
+# ``...`` (so the annotation marker ``(1)!`` is not one), and a bracket a size that is
+# not a plain word (so ``[note]`` is not one). Each is checked or refused.
+_SIZE = r"(?:\.\.\.|-?\d+|[A-Za-z_]\w*)"
+_LIST = rf"\s*{_SIZE}(?:\s*[,x×]\s*{_SIZE})*\s*,?\s*"
+_SHAPE_LIKE = re.compile(
+    rf"^(?:[A-Za-z_]\w*\s*:\s*)?(?:torch\.Size\(\s*)?(?:\((?P<paren>{_LIST})\)|\[(?P<bracket>{_LIST})\])"
+)
+_ANY_CLAIM = re.compile(r"#\s*(?:[A-Za-z_]\w*\s*:\s*)?(?:torch\.Size\(\s*)?[\[(]")
 _CLAIM = re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*:\s*")
 _SYMBOL = re.compile(r"[A-Za-z_]\w*$")
 
@@ -127,10 +138,29 @@ def _parse_spec(text: str, pos: int) -> tuple[Spec, int]:
     return tuple(items), pos
 
 
+def looks_like_a_claim(text: str) -> bool:
+    """Whether a comment's text (without '#') reads as a shape claim (``_SHAPE_LIKE``)."""
+    m = _SHAPE_LIKE.match(text.strip())
+    if not m:
+        return False
+    sizes = m.group("paren") or m.group("bracket")
+    if all(re.fullmatch(r"[a-z_]{2,}", size) for size in re.findall(_SIZE, sizes)):
+        return False  # words, not sizes: "(loss, logits)", "[note]"
+    if m.group("paren") is not None:
+        return bool(re.search(r"[,x×]|\.\.\.", sizes))
+    return True
+
+
 def parse_comment(text: str) -> list[Claim] | None:
-    """Claims in a comment's text (without '#'), or None if it is not a shape comment."""
+    """Claims in a comment's text (without '#'), or None if it is not a shape comment.
+    A comment that reads as a shape claim but is not in the grammar is an error."""
     text = text.strip()
     if not _TRIGGER.match(text):
+        if looks_like_a_claim(text):
+            raise ValueError(
+                "it reads as a shape claim but is not one the suite can check; "
+                "write it as NAME: [DIM, ...] (e.g. '# logits: [32, 10]')"
+            )
         return None
     claims, pos = [], 0
     while True:

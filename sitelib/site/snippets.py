@@ -67,11 +67,18 @@ def without_annotations(source: str) -> str:
     return ANNOTATION.sub("", source)
 
 
+def copied_lines(source: str) -> list[tuple[int, str]]:
+    """The lines a reader copies from the site, each with its (1-based) line in the
+    snippet: without the annotation markers and without the lines holding a marker
+    comment only the checks read (``sitelib.site.codeblocks`` draws neither)."""
+    lines = without_annotations(source).splitlines(keepends=True)
+    return [(n, line) for n, line in enumerate(lines, 1) if not HARNESS_LINE.match(line)]
+
+
 def as_copied(source: str) -> str:
-    """Source as a reader copies it from the site: without the annotation markers and
-    without the marker comments only the checks read (``sitelib.site.codeblocks``
-    draws neither). What tests/test_fresh.py runs, and a notebook's cell."""
-    return HARNESS_LINE.sub("", without_annotations(source))
+    """Source as a reader copies it from the site (:func:`copied_lines`). What
+    tests/test_fresh.py runs, and a notebook's cell."""
+    return "".join(line for _, line in copied_lines(source))
 
 
 def _output_lines(source: str) -> list[tuple[int, str]]:
@@ -89,14 +96,20 @@ def _output_lines(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def expected_output(source: str) -> list[str]:
-    """The output a snippet's ``#>`` lines (or quoted output blocks) say it prints."""
+def expected_output_at(source: str) -> list[tuple[int, str]]:
+    """The output a snippet's ``#>`` lines (or quoted output blocks) say it prints,
+    each line with its (1-based) line in the snippet."""
     lines = []
-    for _, line in _output_lines(source):
+    for number, line in _output_lines(source):
         stripped = line.strip()
         if stripped not in ('"""', "'''"):
-            lines.append(stripped[3:] if stripped.startswith("#>") else stripped)
+            lines.append((number + 1, stripped[3:] if stripped.startswith("#>") else stripped))
     return lines
+
+
+def expected_output(source: str) -> list[str]:
+    """The output a snippet's ``#>`` lines (or quoted output blocks) say it prints."""
+    return [text for _, text in expected_output_at(source)]
 
 
 def without_output(source: str) -> str:

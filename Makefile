@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (README, Contributing).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-torch check check-page build bench lighthouse notebooks lock clean FORCE
+.PHONY: serve test test-torch check update check-page build bench lighthouse notebooks lock clean FORCE
 # Where each run of the checks leaves its verification record, and the build reads
 # them (sitelib/site/records.py; mkdocs.yml, extra.records).
 RECORDS ?= .records
@@ -35,9 +35,17 @@ test: $(STAMP)
 # An author's loop: every check of one example (`make check FILE=snippets/x/y.py`, or a
 # page's fences: FILE=docs/page.md), as the suite runs it: lint, run, output, shapes,
 # gradients, devices, as on an accelerator, and as pasted in a fresh process.
+CHECK_TESTS := tests/test_examples.py tests/test_fresh.py
 check: $(STAMP)
 	@test -n "$(FILE)" || { echo "usage: make check FILE=snippets/forward_pass/call_vs_forward.py" >&2; exit 2; }
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_examples.py tests/test_fresh.py \
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(CHECK_TESTS) \
+	  $(foreach f,$(FILE),--example=$(f)) $(PYTEST_ARGS)
+
+# `make check`, writing the #> lines from the real run first: one snippet's
+# (FILE=snippets/x/y.py) or every example a page shows (FILE=docs/page.md). Read the diff.
+update: $(STAMP)
+	@test -n "$(FILE)" || { echo "usage: make update FILE=snippets/forward_pass/call_vs_forward.py" >&2; exit 2; }
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(CHECK_TESTS) --update-examples \
 	  $(foreach f,$(FILE),--example=$(f)) $(PYTEST_ARGS)
 
 # One page's browser checks against the site `make build` left in site/ (build first

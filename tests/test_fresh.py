@@ -32,9 +32,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         chosen = metafunc.config.getoption("example")
         paths = [e.path for e in chosen_examples(chosen)] if chosen else snippet_files()
         paths = [p for p in paths if p.suffix == ".py" and not launch_command(p.read_text("utf-8"))]
-        metafunc.parametrize(
-            "path", paths, ids=lambda p: p.relative_to(ROOT / "snippets").as_posix()
-        )
+        metafunc.parametrize("path", paths, ids=_id)
+
+
+def _id(path: Path) -> str:
+    """A snippet's test id: its path under snippets/ (or as given, outside the checkout)."""
+    return (
+        path.relative_to(ROOT / "snippets").as_posix() if path.is_relative_to(ROOT) else str(path)
+    )
 
 
 def test_snippet_runs_as_pasted(

@@ -46,7 +46,8 @@ def test_wrong_output_line_names_file_and_line(eval_example: EvalExample) -> Non
         "examples/wrong_output.py",
         eval_example,
         r"(?s)tests/fixtures/examples/wrong_output.py:5: printed output differs.*"
-        r"#> torch.Size\(\[3, 2\]\).*#> torch.Size\(\[2, 3\]\)",
+        r"#> torch.Size\(\[3, 2\]\).*#> torch.Size\(\[2, 3\]\).*"
+        r"if the new output is right: make update FILE=tests/fixtures/examples/wrong_output.py",
     )
 
 
@@ -486,3 +487,30 @@ def test_print_over_several_lines_is_refused(eval_example: EvalExample) -> None:
         eval_example,
         r"multiline_print.py:4: print\(\) spans lines 4-7; its #> lines would be written inside it",
     )
+
+
+# -- the author's loop ------------------------------------------------------------
+
+
+def test_make_update_rewrites_the_output_lines_and_then_passes(tmp_path) -> None:
+    """The author's one-file update: the command the failure hint prints writes the
+    real output into the snippet, passes, and `make check` passes afterwards."""
+    import shutil
+
+    from sitelib.check.output import update_command
+
+    snippet = tmp_path / "wrong_output.py"
+    shutil.copy(ROOT / "tests" / "fixtures" / "update" / "wrong_output.py", snippet)
+    assert update_command("snippets/x/y.py") == "make update FILE=snippets/x/y.py"
+
+    def make(target: str) -> subprocess.CompletedProcess:
+        # The Makefile's own targets, with this test's environment (.venv, or a
+        # .venv-torch-VERSION under make test-torch).
+        command = ["make", "-s", target, f"FILE={snippet}", f"VENV={sys.prefix}"]
+        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+    updated = make("update")
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    assert "#> torch.Size([2, 3])\n" in snippet.read_text() and "#> 6.0\n" in snippet.read_text()
+    after = make("check")
+    assert after.returncode == 0, after.stdout + after.stderr

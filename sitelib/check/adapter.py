@@ -140,9 +140,24 @@ def run_outside_pytest(
 
 
 def update_with(eval_example: EvalExample, example: CodeExample, updated: str) -> None:
-    """With ``--update-examples``: write ``updated`` into the example's file at the end."""
+    """With ``--update-examples``: write ``updated`` into the example's file."""
     example.source = updated
     eval_example._mark_for_update(example)
+    write_updates_now(eval_example)
+
+
+def write_updates_now(eval_example: EvalExample) -> None:
+    """Write the updates to whole snippet files at once, not at the session's end as
+    pytest-examples does: the run as pasted that follows in the same session
+    (tests/test_fresh.py) then compares with the new ``#>`` lines, so `make update`
+    passes once it has written them. A fence in a page is left to pytest-examples,
+    which knows where in the page it stands."""
+    for example in list(eval_example.to_update):
+        whole = len(example.path.read_text("utf-8")) == example.end_index
+        if example.path.suffix == ".py" and example.start_index == 0 and whole:
+            example.path.write_text(example.source, "utf-8")
+            example.end_index = len(example.source)
+            eval_example.to_update.remove(example)
 
 
 @contextlib.contextmanager
@@ -191,6 +206,8 @@ def problems(tmp: Path) -> list[str]:
             found.append(f"MockPrintFunction.{name} is gone")
     if "_mark_for_update" not in vars(EvalExample):
         found.append("EvalExample._mark_for_update is gone")
+    if "self.to_update: list[CodeExample] = []" not in inspect.getsource(EvalExample.__init__):
+        found.append("EvalExample.to_update (the examples to write back) is gone")
     if "_run" not in vars(EvalExample):
         found.append("EvalExample._run is gone")
     else:

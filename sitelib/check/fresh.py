@@ -24,7 +24,8 @@ def _folder() -> Path:
 
 def _pasted(path: Path) -> Path:
     """Where the copy of ``path`` as pasted is written."""
-    return _folder() / path.relative_to(ROOT).as_posix().replace("/", "__")
+    shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+    return _folder() / shown.replace("/", "__")
 
 
 def run_as_pasted(server: ProcessServer, path: Path) -> Future[list[Child]]:

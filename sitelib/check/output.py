@@ -35,6 +35,12 @@ def first_difference(example: CodeExample, updated: str | None) -> tuple[int, st
     return None
 
 
+def update_command(shown: str) -> str:
+    """The one command that rewrites the #> lines of ``shown`` (a snippet, or a page's
+    own fences) from a real run, and then checks it as `make check` does."""
+    return f"make update FILE={shown}"
+
+
 def compare_output(example: CodeExample, updated: str | None, shown: str, why: str = "") -> None:
     """Fail at the first line where the printed output and the #> lines differ."""
     if (difference := first_difference(example, updated)) is None:
@@ -44,5 +50,5 @@ def compare_output(example: CodeExample, updated: str | None, shown: str, why: s
         f"{shown}:{line}: printed output differs from the #> lines{why}\n"
         f"  page says:\n{textwrap.indent(written, '    ')}\n"
         f"  code printed:\n{textwrap.indent(printed, '    ')}\n"
-        + ("" if why else "  (if the new output is right: pytest --update-examples)")
+        + ("" if why else f"  (if the new output is right: {update_command(shown)})")
     )

@@ -258,6 +258,8 @@ def run_example(
         compare_output(example, outcome.updated, shown)
     if outcome.problems:
         raise ExampleFailure("\n".join(outcome.problems))
+    if eval_example.update_examples:
+        adapter.write_updates_now(eval_example)
     if device == "cpu" and not eval_example.update_examples and not outcome.compiled:
         check_as_on_an_accelerator(example, eval_example, run_file, seed)
     return outcome.module_globals

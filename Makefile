@@ -35,7 +35,10 @@ test: $(STAMP)
 # An author's loop: every check of one example (`make check FILE=snippets/x/y.py`, or a
 # page's fences: FILE=docs/page.md), as the suite runs it: lint, run, output, shapes,
 # gradients, devices, as on an accelerator, and as pasted in a fresh process.
-CHECK_TESTS := tests/test_examples.py tests/test_fresh.py
+# What `make check` and `make update` run: the examples as written and as pasted, the
+# chapter's notebook against them (not executed), and that every snippet is on a page.
+CHECK_TESTS := tests/test_examples.py tests/test_fresh.py tests/test_notebooks.py \
+  tests/test_site.py::test_bookkeeping
 check: $(STAMP)
 	@test -n "$(FILE)" || { echo "usage: make check FILE=snippets/forward_pass/call_vs_forward.py" >&2; exit 2; }
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(CHECK_TESTS) \
@@ -43,10 +46,14 @@ check: $(STAMP)
 
 # `make check`, writing the #> lines from the real run first: one snippet's
 # (FILE=snippets/x/y.py) or every example a page shows (FILE=docs/page.md). Read the diff.
+# Then the chapter's notebook is written again, running only the cells whose output
+# changed, and checked as `make check` checks it.
 update: $(STAMP)
 	@test -n "$(FILE)" || { echo "usage: make update FILE=snippets/forward_pass/call_vs_forward.py" >&2; exit 2; }
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(CHECK_TESTS) --update-examples \
-	  $(foreach f,$(FILE),--example=$(f)) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(filter-out tests/test_notebooks.py,$(CHECK_TESTS)) \
+	  --update-examples $(foreach f,$(FILE),--example=$(f)) $(PYTEST_ARGS)
+	$(BIN)/python -m sitelib.site.notebooks $(FILE)
+	$(BIN)/python -m sitelib.site.notebooks --check $(FILE)
 
 # One page's browser checks against the site `make build` left in site/ (build first
 # after an edit): `make check-page PAGE=forward_pass/` (PAGE= for the home page).

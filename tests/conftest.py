@@ -169,6 +169,13 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("example"):
+        # `make check`: the tests of the built site need a whole build (make build,
+        # make check-page); the rest of each chosen test file runs.
+        built = [i for i in items if SITE_FIXTURES & set(getattr(i, "fixturenames", ()))]
+        if built:
+            config.hook.pytest_deselected(items=built)
+            items[:] = [i for i in items if i not in built]
     needed = {item: _servers_needed(item) for item in items}
     items.sort(key=lambda item: item.stash[_GROUP] == "checks" and bool(needed[item]))
     _wanted.update(*needed.values())  # `make check` of one example may need neither

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from sitelib.site import notebooks
-from sitelib.site.layout import ROOT, Chapter, chapters, html_text, load_config
+from sitelib.site.layout import ROOT, Chapter, chapters, chapters_of, html_text, load_config
 from sitelib.site.snippets import as_copied, expected_output, without_output
 
 CHAPTERS = chapters()
@@ -43,11 +43,6 @@ def snippet_cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
     ]
 
 
-def run_in_kernel(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
-    """The code cells the kernel runs as code (not those that only write a file)."""
-    return [c for c in notebook.cells if c.cell_type == "code" and "launch" not in c.metadata]
-
-
 def committed_stdout(cells: list[nbformat.NotebookNode]) -> list[str]:
     """The stdout chunks the code cells printed, as committed."""
     return [
@@ -59,18 +54,25 @@ def committed_stdout(cells: list[nbformat.NotebookNode]) -> list[str]:
     ]
 
 
-def expected_lines(notebook: nbformat.NotebookNode) -> Counter:
-    return Counter(
-        line
-        for cell in run_in_kernel(notebook)
-        for line in expected_output(
-            (ROOT / "snippets" / cell.metadata["snippet"]).read_text("utf-8")
-        )
-    )
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every chapter, or under ``--example`` (make check) the chapters of the examples
+    chosen: an edited snippet is checked against its own chapter's notebook."""
+    if "chapter" in metafunc.fixturenames:
+        chosen = metafunc.config.getoption("example")
+        wanted = chapters_of(chosen) if chosen else CHAPTERS
+        metafunc.parametrize("chapter", wanted, ids=lambda c: c.name)
 
 
-def test_notebooks_are_not_stale() -> None:
-    problems = notebooks.stale()
+def test_notebook_is_not_stale(chapter: Chapter) -> None:
+    """Its cells are the chapter's snippets as copied, and each output is its #> lines
+    (compared, not executed)."""
+    problems = notebooks.compare(notebooks.target(chapter), notebooks.build_notebook(chapter))
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def test_every_notebook_has_a_chapter() -> None:
+    problems = notebooks.orphans()
     assert not problems, "\n".join(problems)
 
 
@@ -82,18 +84,47 @@ def test_stale_notebook_is_detected(tmp_path: Path) -> None:
     cell.source += "\nprint('edited by hand')"
     nbformat.write(edited, tmp_path / "edited.ipynb")
     assert notebooks.compare(tmp_path / "edited.ipynb", expected) == [
-        f"{tmp_path / 'edited.ipynb'}: stale, it differs from its chapter's snippets (run `make notebooks`)"
+        f"{tmp_path / 'edited.ipynb'}: stale, snippets/{cell.metadata['snippet']}'s cell "
+        "differs from its chapter (run `make notebooks`)"
     ]
     assert notebooks.compare(tmp_path / "absent.ipynb", expected)[0].endswith(
         "missing (run `make notebooks`)"
     )
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_notebook_whose_output_is_not_the_snippets_is_stale(tmp_path: Path) -> None:
+    """A snippet whose #> lines changed: the notebook's code is the same, its output
+    cell is not, and only that cell is run again by `make notebooks`."""
+    chapter = CHAPTERS[0]
+    expected = notebooks.build_notebook(chapter)
+    committed = notebooks.build_notebook(chapter)  # outputs as the #> lines say
+    kernel_cells = [
+        (i, c)
+        for i, c in enumerate(committed.cells)
+        if c.cell_type == "code" and not c.get("metadata", {}).get("launch")
+    ]
+    for _, cell in kernel_cells:
+        source = (ROOT / "snippets" / cell.metadata["snippet"]).read_text("utf-8")
+        text = "".join(f"{line}\n" for line in expected_output(source))
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+    nbformat.write(committed, tmp_path / "committed.ipynb")
+    assert notebooks.compare(tmp_path / "committed.ipynb", expected) == []
+    index, cell = kernel_cells[0]
+    cell.outputs[0].text = "not what the #> lines say\n"
+    nbformat.write(committed, tmp_path / "edited.ipynb")
+    assert notebooks.compare(tmp_path / "edited.ipynb", expected) == [
+        f"{tmp_path / 'edited.ipynb'}: stale, snippets/{cell.metadata['snippet']}'s output "
+        "cell is not its #> lines (run `make notebooks`)"
+    ]
+    assert notebooks.cells_to_run(tmp_path / "edited.ipynb", expected) == [index]
+    assert notebooks.cells_to_run(tmp_path / "committed.ipynb", expected) == []
+
+
 def test_code_cells_are_the_snippets_in_page_order(chapter: Chapter) -> None:
-    """Each code cell is its snippet as copied, without the #> lines its output cell
-    shows (a multi-process snippet, run from a terminal, keeps them)."""
-    notebook = nbformat.read(notebooks.target(chapter), as_version=4)
+    """The generator makes each code cell its snippet as copied, without the #> lines
+    its output cell shows (a multi-process snippet, run from a terminal, keeps them).
+    That the committed notebook is what it generates: test_notebook_is_not_stale."""
+    notebook = notebooks.build_notebook(chapter)
     cells = snippet_cells(notebook)
     assert [snippet for snippet, _ in cells] == notebooks.notebook_snippets(chapter)
     launched = {c.metadata["snippet"] for c in notebook.cells if "launch" in c.metadata}
@@ -105,25 +136,17 @@ def test_code_cells_are_the_snippets_in_page_order(chapter: Chapter) -> None:
         assert source == expected.rstrip("\n"), snippet
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
-def test_committed_outputs_match_the_snippets(chapter: Chapter) -> None:
-    notebook = nbformat.read(notebooks.target(chapter), as_version=4)
-    assert stdout_lines(committed_stdout(run_in_kernel(notebook))) == expected_lines(notebook)
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
 def test_notebook_page_shows_the_snippets_output(chapter: Chapter, built_site) -> None:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = (site / "notebooks" / chapter.name / "index.html").read_text("utf-8")
     printed = stdout_lines(rendered_stdout(rendered))
     notebook = nbformat.read(notebooks.target(chapter), as_version=4)
-    # The committed outputs, which test_committed_outputs_match_the_snippets checks.
+    # The committed outputs, which test_notebook_is_not_stale checks.
     assert printed == stdout_lines(committed_stdout(notebook.cells))
     assert (site / "notebooks" / chapter.name / f"{chapter.name}.ipynb").is_file()
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
 def test_notebook_page_reads_like_a_chapter(chapter: Chapter, built_site) -> None:
     """Its title from the navigation, numbered, with the links under it; its formulas
     as MathML, no raw TeX left."""
@@ -156,7 +179,6 @@ def test_stdout_split_inside_a_line_is_joined() -> None:
     )
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
 def test_notebook_text_quotes_its_chapter_and_links_to_its_sections(
     chapter: Chapter, built_site
 ) -> None:

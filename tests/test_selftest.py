@@ -295,7 +295,8 @@ def test_raising_fence_in_page(eval_example: EvalExample) -> None:
 def test_orphan_snippet_is_reported(tmp_path: Path) -> None:
     project = fixture_project(tmp_path, FIXTURES / "pages")
     assert bookkeeping(project) == [
-        "snippets/chapter/orphan.py: orphan snippet, no page includes it"
+        "snippets/chapter/orphan.py: orphan snippet, no page includes it "
+        '(include it in its chapter: --8<-- "chapter/orphan.py")'
     ]
 
 

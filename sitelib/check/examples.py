@@ -20,7 +20,7 @@ from pathlib import Path
 from pytest_examples import CodeExample, find_examples
 
 from sitelib.site import snippets
-from sitelib.site.layout import INCLUDE, ROOT, includes_in, snippet_files
+from sitelib.site.layout import INCLUDE, ROOT, includes_in, missing_includes, snippet_files
 
 PY_FENCE_LANGS = {"py", "python", "{.py", "{.python"}
 
@@ -72,7 +72,10 @@ def chosen_examples(names: list[str], root: Path = ROOT) -> list[CodeExample]:
         if not path.exists() and (root / "snippets" / name).exists():
             path = root / "snippets" / name
         if path.suffix == ".md" and path.is_file():
-            included = dict.fromkeys(root / "snippets" / i.path for i in includes_in(path, root))
+            found = includes_in(path, root)
+            if missing := missing_includes(found, root):
+                raise FileNotFoundError("\n".join(missing))
+            included = dict.fromkeys(root / "snippets" / i.path for i in found)
             chosen += [snippet_example(p) for p in included]
             chosen += page_examples(root, [path])
         elif path.is_file():

@@ -157,21 +157,38 @@ def chapters(root: Path = ROOT) -> list[Chapter]:
     return chapters_in(load_config(root).get("nav"))
 
 
+def missing_includes(found: list[Include], root: Path = ROOT) -> list[str]:
+    """An include whose snippet does not exist, as one line naming the page and line."""
+    return [
+        f"{include.page}:{include.line}: includes snippets/{include.path}, which does not exist"
+        for include in found
+        if not (root / "snippets" / include.path).is_file()
+    ]
+
+
+def chapters_of(names: list[str], root: Path = ROOT) -> list[Chapter]:
+    """The chapters that snippets or pages belong to (``snippets/x/y.py`` or ``x/y.py``
+    to the chapter ``x``, ``docs/x.md`` to the chapter it is a page of), in order."""
+    names = [str(n).removeprefix(str(root) + "/").removeprefix("docs/") for n in names]
+    return [
+        c
+        for c in chapters(root)
+        if any(n.removeprefix("snippets/").startswith(f"{c.name}/") or n in c.pages for n in names)
+    ]
+
+
 def bookkeeping(root: Path = ROOT) -> list[str]:
     """Includes resolve, every snippet is included, every page is in nav."""
-    problems = []
-    included = set()
-    for include in includes(root):
-        included.add(include.path)
-        if not (root / "snippets" / include.path).is_file():
-            problems.append(
-                f"{include.page}:{include.line}: includes snippets/{include.path}, "
-                "which does not exist"
-            )
+    found = includes(root)
+    problems = missing_includes(found, root)
+    included = {include.path for include in found}
     for snippet in snippet_files(root):
         rel = snippet_name(snippet, root)
         if rel not in included:
-            problems.append(f"snippets/{rel}: orphan snippet, no page includes it")
+            problems.append(
+                f"snippets/{rel}: orphan snippet, no page includes it "
+                f'(include it in its chapter: --8<-- "{rel}")'
+            )
     in_nav = set(nav_pages(load_config(root).get("nav")))
     for page in page_files(root):
         rel = page.relative_to(root / "docs").as_posix()

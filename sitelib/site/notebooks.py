@@ -1,7 +1,13 @@
 """Generate each chapter's companion notebook from the chapter's own snippet files.
 
-    python -m sitelib.site.notebooks           # write docs/notebooks/<chapter>.ipynb, executed
-    python -m sitelib.site.notebooks --check   # exit 1 if a committed notebook is stale
+    python -m sitelib.site.notebooks [CHAPTER...]    # write the stale ones, executed
+    python -m sitelib.site.notebooks --all           # every notebook, every cell run again
+    python -m sitelib.site.notebooks --check [CHAPTER...]  # exit 1 if one is stale
+
+A stale notebook is written again with only its stale cells executed (those whose
+code changed, or whose committed output is not their snippet's ``#>`` lines), in one
+kernel; the other cells keep their committed outputs. Every snippet runs on its own,
+so a cell's output does not depend on the cells before it.
 
 Code cells are the snippet files the chapter's pages include, in page order, verbatim
 but for the code-annotation markers (`# (1)!`), which mean nothing in a notebook, and
@@ -28,10 +34,19 @@ from pathlib import Path
 import nbformat
 from markdown.extensions.toc import slugify
 
-from sitelib.site.layout import ROOT, Chapter, chapters, includes_in, load_config, page_url
+from sitelib.site.layout import (
+    ROOT,
+    Chapter,
+    chapters,
+    chapters_of,
+    includes_in,
+    load_config,
+    page_url,
+)
 from sitelib.site.markdown_scan import code_lines, prose
 from sitelib.site.snippets import (
     as_copied,
+    expected_output,
     launch_command,
     requires_cuda,
     without_output,
@@ -197,6 +212,7 @@ def without_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """``notebook`` executed in one kernel, top to bottom."""
     from nbclient import NotebookClient
 
     executed = copy.deepcopy(notebook)
@@ -214,6 +230,76 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             cell.outputs = [o for o in map(_without_torch_logs, cell.outputs) if o is not None]
     executed.metadata = copy.deepcopy(notebook.metadata)  # drop what the kernel added
     return executed
+
+
+def printed(cell: nbformat.NotebookNode) -> list[str]:
+    """The lines a code cell printed on stdout, as committed. The kernel may send one
+    print's output in several chunks, split anywhere, even inside a line; each keeps
+    its newlines, so they are joined first."""
+    chunks = [o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout"]
+    return "".join(chunks).splitlines()
+
+
+def _runs_in_kernel(cell: nbformat.NotebookNode) -> bool:
+    """A snippet's code cell the kernel runs (not one that writes a multi-process
+    snippet to a file)."""
+    return cell.cell_type == "code" and "launch" not in cell.metadata
+
+
+def _outputs_match(cell: nbformat.NotebookNode) -> bool:
+    """A kernel-run cell prints its snippet's #> lines (a cell that writes a
+    multi-process snippet to a file shows only that it wrote it)."""
+    if not _runs_in_kernel(cell):
+        return True
+    source = (ROOT / "snippets" / cell.metadata["snippet"]).read_text("utf-8")
+    return printed(cell) == expected_output(source)
+
+
+def cells_to_run(path: Path, expected: nbformat.NotebookNode) -> list[int]:
+    """The code cells of ``expected`` (the chapter's notebook as generated, without
+    outputs) whose committed outputs at ``path`` cannot be kept: the committed cell is
+    missing or holds other code, or what it printed is not its snippet's #> lines."""
+    committed = nbformat.read(path, as_version=4) if path.exists() else None
+    kept = {
+        (c.metadata.get("snippet"), c.source): c
+        for c in (committed.cells if committed else [])
+        if c.cell_type == "code"
+    }
+    return [
+        i
+        for i, cell in enumerate(expected.cells)
+        if cell.cell_type == "code"
+        and not ((old := kept.get((cell.metadata["snippet"], cell.source))) and _outputs_match(old))
+    ]
+
+
+def refresh(chapter: Chapter) -> nbformat.NotebookNode | None:
+    """The chapter's notebook with outputs, running only the cells whose committed
+    outputs cannot be kept (:func:`cells_to_run`), in one kernel; None when the
+    committed notebook is up to date. Every snippet runs on its own (the site's rule,
+    checked as pasted), so a cell's output does not depend on the cells before it."""
+    path, expected = target(chapter), build_notebook(chapter)
+    stale_cells = cells_to_run(path, expected)
+    committed = nbformat.read(path, as_version=4) if path.exists() else None
+    if not stale_cells and committed and without_outputs(committed) == expected:
+        return None
+    kept = {
+        (c.metadata.get("snippet"), c.source): c
+        for c in (committed.cells if committed else [])
+        if c.cell_type == "code"
+    }
+    ran = execute(nbformat.v4.new_notebook(cells=[expected.cells[i] for i in stale_cells]))
+    fresh = dict(zip(stale_cells, ran.cells, strict=True))
+    notebook = copy.deepcopy(expected)
+    count = 0
+    for i, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        source = fresh.get(i) or kept[(cell.metadata["snippet"], cell.source)]
+        cell.outputs = copy.deepcopy(source.outputs)
+        count += 1  # numbered as if run top to bottom in one kernel
+        cell.execution_count = count
+    return notebook
 
 
 # A line of torch's own log (glog's format: level, date, time, pid, source), such as
@@ -250,37 +336,70 @@ def target(chapter: Chapter) -> Path:
 
 
 def compare(path: Path, expected: nbformat.NotebookNode) -> list[str]:
-    """Why the notebook at ``path`` is not what the chapter generates (empty if it is)."""
+    """Why the notebook at ``path`` is not what the chapter generates (empty if it is):
+    its cells are the snippets as copied, and each cell's output is its snippet's #>
+    lines. Nothing is executed."""
     name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     if not path.exists():
         return [f"{name}: missing (run `make notebooks`)"]
-    if without_outputs(nbformat.read(path, as_version=4)) != expected:
-        return [f"{name}: stale, it differs from its chapter's snippets (run `make notebooks`)"]
+    committed = nbformat.read(path, as_version=4)
+    if without_outputs(committed) != expected:
+        have = {(c.metadata.get("snippet"), c.source) for c in committed.cells}
+        changed = [
+            c.metadata["snippet"]
+            for c in expected.cells
+            if c.cell_type == "code" and (c.metadata["snippet"], c.source) not in have
+        ]
+        why = f"snippets/{changed[0]}'s cell differs" if changed else "its text differs"
+        return [f"{name}: stale, {why} from its chapter (run `make notebooks`)"]
+    for cell in committed.cells:
+        if cell.cell_type == "code" and not _outputs_match(cell):
+            return [
+                f"{name}: stale, snippets/{cell.metadata['snippet']}'s output cell is not "
+                "its #> lines (run `make notebooks`)"
+            ]
     return []
 
 
-def stale() -> list[str]:
-    expected = {target(chapter): build_notebook(chapter) for chapter in chapters()}
-    problems = [p for path, nb in expected.items() for p in compare(path, nb)]
-    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
-        if path not in expected:
-            problems.append(f"{path.relative_to(ROOT)}: no chapter generates it (delete it)")
-    return problems
+def orphans() -> list[str]:
+    """A committed notebook no chapter generates."""
+    expected = {target(c) for c in chapters()}
+    return [
+        f"{path.relative_to(ROOT)}: no chapter generates it (delete it)"
+        for path in sorted(NOTEBOOKS.glob("*.ipynb"))
+        if path not in expected
+    ]
+
+
+def stale(names: list[str] | None = None) -> list[str]:
+    """What is stale among the chapters' notebooks (those of ``names``, or all, and
+    then a notebook no chapter generates too)."""
+    chosen = [c for c in chapters() if names is None or c.name in names]
+    problems = [p for c in chosen for p in compare(target(c), build_notebook(c))]
+    return problems + (orphans() if names is None else [])
 
 
 def main() -> int:
+    given = [a for a in sys.argv[1:] if not a.startswith("-")]
+    # Chapters by name, or by a snippet or page of theirs (make update FILE=...).
+    names = [c.name for c in chapters() if c.name in given] if given else None
+    if given and (paths := [a for a in given if "/" in a or a.endswith((".py", ".md"))]):
+        names = [*names, *(c.name for c in chapters_of(paths))]
     if "--check" in sys.argv:
-        problems = stale()
+        problems = stale(names)
         print("\n".join(problems) or "notebooks are up to date")
         return 1 if problems else 0
     NOTEBOOKS.mkdir(parents=True, exist_ok=True)
     for chapter in chapters():
+        if names is not None and chapter.name not in names:
+            continue
         path = target(chapter)
-        notebook = build_notebook(chapter)
-        if path.exists() and without_outputs(nbformat.read(path, as_version=4)) == notebook:
+        if "--all" in sys.argv:  # every cell run again, in one kernel
+            notebook = execute(build_notebook(chapter))
+        elif (notebook := refresh(chapter)) is None:
             print(f"{path.relative_to(ROOT)}: up to date")
             continue
-        nbformat.write(execute(notebook), path)
+        nbformat.write(notebook, path)
         print(f"{path.relative_to(ROOT)}: written")
     return 0
 

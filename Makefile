@@ -102,9 +102,10 @@ test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site
 
-# Regenerate docs/notebooks/ from the chapters' snippets (executed, with outputs).
+# Regenerate the stale notebooks in docs/notebooks/, running their stale cells (ARGS: chapters
+# or files to limit it to, --all to run every cell again, --check to only report).
 notebooks: $(STAMP)
-	$(BIN)/python -m sitelib.site.notebooks
+	$(BIN)/python -m sitelib.site.notebooks $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)

@@ -307,7 +307,20 @@ def test_missing_include_fails_the_build(tmp_path: Path) -> None:
     ]
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode != 0
-    assert "chapter/does_not_exist.py" in result.stderr
+    # One line naming the page and the line (hooks/includes.py), no traceback.
+    assert (
+        "ERROR   -  docs/index.md:4: includes snippets/chapter/does_not_exist.py, "
+        "which does not exist\n" in result.stderr
+    ), result.stderr
+    assert "Traceback" not in result.stderr
+    # make check FILE=docs/index.md says the same, before it runs anything.
+    from sitelib.check.examples import chosen_examples
+
+    with pytest.raises(FileNotFoundError) as missing:
+        chosen_examples(["docs/index.md"], project)
+    assert str(missing.value) == (
+        "docs/index.md:4: includes snippets/chapter/does_not_exist.py, which does not exist"
+    )
 
 
 def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ imports no test framework).
     snippets       what a snippet says about itself: markers, device idiom, output
     codeblocks     code blocks as readers need them (a Markdown extension)
     mathml         math rendered to MathML at build time (a Markdown extension)
+    errors         the error that stops a build (MkDocs' PluginError, or the site's own)
     pictures/      pictures of the autograd graph: directive, capture, graph, render
     notebooks      each chapter's companion notebook, generated from its snippets
     records        verification records: what ran where, read by the build

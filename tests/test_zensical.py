@@ -11,6 +11,7 @@ is not checked here; README, "Moving to Zensical", lists it.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -48,9 +49,23 @@ MATH = re.compile(r"<math\b.*?</math>", re.S)
 
 @pytest.fixture(scope="module")
 def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    project = project_copy(tmp_path_factory.mktemp("zensical") / "project")
-    result = zensical_build(project)
+    """The project built by Zensical where MkDocs cannot be imported, as for a reader
+    who installed Zensical alone: a package named ``mkdocs`` first on the path raises
+    ImportError when imported (and notes that it was), so the extensions' fallbacks
+    (sitelib/site/errors.py) are the ones that run."""
+    tmp = tmp_path_factory.mktemp("zensical")
+    project = project_copy(tmp / "project")
+    hidden = tmp / "without-mkdocs"
+    (hidden / "mkdocs").mkdir(parents=True)
+    tried = tmp / "mkdocs-import-tried"
+    (hidden / "mkdocs" / "__init__.py").write_text(
+        f"open({str(tried)!r}, 'a').close()\n"
+        "raise ImportError('MkDocs is not installed here (tests/test_zensical.py)')\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(hidden), str(ROOT)]))
+    result = zensical_build(project, env=env)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    assert tried.exists(), "the build never tried to import MkDocs: nothing was hidden"
     return project / "site"
 
 

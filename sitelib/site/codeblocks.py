@@ -66,13 +66,9 @@ from pymdownx import superfences
 from pymdownx.superfences import SuperFencesCodeExtension, SuperFencesException
 
 from sitelib.site import records, snippets
+from sitelib.site.errors import BuildError
 from sitelib.site.layout import html_text
 from sitelib.site.markdown_scan import Fence, fences, page_file, prose_lines
-
-try:  # MkDocs reports a PluginError as one clear line (no traceback) and aborts.
-    from mkdocs.exceptions import PluginError as _BuildError
-except ImportError:  # pragma: no cover (Zensical alone, or plain Python-Markdown)
-    _BuildError = Exception
 
 OUTPUT = Generic.Output
 MARKER = Generic.Output.Marker
@@ -82,7 +78,7 @@ PYTHON = {"python", "py", "python3", "py3"}
 LABEL_TEXT = "Output: "
 
 
-class CodeBlockError(_BuildError, SuperFencesException):
+class CodeBlockError(BuildError, SuperFencesException):
     """A block or a reference that breaks a reading rule; the message names the page.
     (SuperFences swallows any other exception from a highlighter and leaves the
     block out of the page.)"""

@@ -268,7 +268,7 @@ def project_copy(tmp: Path) -> Path:
     return tmp
 
 
-def zensical_build(root: Path) -> subprocess.CompletedProcess[str]:
+def zensical_build(root: Path, *, env: dict | None = None) -> subprocess.CompletedProcess[str]:
     """``zensical build --clean --strict`` of the project at ``root`` (its site goes to
     ``root / "site"``); the caller checks the result. Zensical reads mkdocs.yml and runs
     its Markdown extensions, not its MkDocs hooks or plugins."""
@@ -276,6 +276,7 @@ def zensical_build(root: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(zensical), "build", "--clean", "--strict"],
         cwd=root,
+        env=env,
         capture_output=True,
         text=True,
         timeout=600,

@@ -31,18 +31,14 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
+from sitelib.site.errors import BuildError
 from sitelib.site.markdown_scan import page_file, prose
 
 BLOCK = r"(?<![\\$])\$\$(?P<tex>.+?)\$\$"
 INLINE = r"(?<![\\$])\$(?!\s)(?P<tex>[^$\n]+?)(?<!\s)\$(?!\d)"
 
-try:  # MkDocs reports a PluginError as one clear line (no traceback) and aborts.
-    from mkdocs.exceptions import PluginError as _BuildError
-except ImportError:  # pragma: no cover (Zensical alone, or plain Python-Markdown)
-    _BuildError = Exception
 
-
-class MathError(_BuildError):
+class MathError(BuildError):
     """A formula latex2mathml cannot render; the message starts with ``file:line:``."""
 
 

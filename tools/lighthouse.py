@@ -2,7 +2,7 @@
 every chapter and each chapter's notebook page.
 
 Builds the site, serves it on 127.0.0.1, runs Lighthouse with Debian's Chromium
-(CHROME_PATH=/usr/bin/chromium) three times per page and prints the median run's
+(CHROME_PATH, else the Chromium the browser tests find) three times per page and prints the median run's
 four scores, page weight and metrics, and the spread of the performance score.
 `--runs N`, `--site DIR` (measure a site already built) and `--save DIR` (keep the
 JSON reports, e.g. to read `mainthread-work-breakdown`) are for authors.
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from sitelib.site.layout import ROOT, chapters, mkdocs_build, page_url
-from sitelib.site.static_site import serve
+from sitelib.site.static_site import find_chromium, serve
 
 HERE = ROOT / "tools" / "lighthouse"
 CLI = HERE / "node_modules" / ".bin" / "lighthouse"
@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                 *(page_url(page) for chapter in chapters() for page in chapter.pages),
                 *(page_url(chapter.notebook) for chapter in chapters()),
             ]
-            env = dict(os.environ, CHROME_PATH=os.environ.get("CHROME_PATH", "/usr/bin/chromium"))
+            chrome = os.environ.get("CHROME_PATH") or str(find_chromium() or "chromium")
+            env = dict(os.environ, CHROME_PATH=chrome)
             print(f"{'page':33} perf  a11y  best   seo   weight   (median of {args.runs} runs)")
             folder = args.save or Path(tmp)
             folder.mkdir(parents=True, exist_ok=True)

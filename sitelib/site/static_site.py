@@ -1,4 +1,5 @@
-"""A built site served on 127.0.0.1, as a static host would serve it.
+"""A built site served on 127.0.0.1, as a static host would serve it, and the
+Chromium that reads it.
 
 Used by the browser tests (``tests/browser/``) and by ``make lighthouse``
 (``tools/lighthouse.py``, with ``compress=True``: gzip, as GitHub Pages sends
@@ -12,9 +13,37 @@ import functools
 import gzip
 import http.server
 import io
+import os
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+
+# Where systems install Chromium (or Chrome, which Playwright drives the same way):
+# names on PATH (Debian's chromium, Ubuntu's chromium-browser and snap's /snap/bin),
+# then the macOS applications (Homebrew's cask installs Chromium.app there).
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_APPS = (
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+)
+HOW_TO_GET_CHROMIUM = (
+    "install it (Debian/Ubuntu: apt-get install chromium; macOS: brew install --cask "
+    "chromium) or name it: CHROMIUM=/path/to/chromium"
+)
+
+
+def find_chromium(environ: dict | None = None) -> Path | None:
+    """The browser to drive: ``$CHROMIUM`` when set, else the first of
+    :data:`CHROMIUM_NAMES` on ``PATH``, else a macOS application; None if none."""
+    environ = os.environ if environ is None else environ
+    if given := environ.get("CHROMIUM"):
+        return Path(given)
+    for name in CHROMIUM_NAMES:
+        if found := shutil.which(name, path=environ.get("PATH")):
+            return Path(found)
+    return next((Path(app) for app in CHROMIUM_APPS if Path(app).exists()), None)
+
 
 COMPRESSIBLE = {".html", ".css", ".js", ".json", ".svg", ".xml", ".map"}
 

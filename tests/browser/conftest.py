@@ -1,8 +1,9 @@
-"""The built site in a real browser (Debian's Chromium driven by Playwright).
+"""The built site in a real browser (Chromium driven by Playwright).
 
 Served from 127.0.0.1; every request to any other host is recorded and blocked.
-Without /usr/bin/chromium these tests skip on a developer machine and fail in CI
-(CI=true), where .ci/run installs it.
+The browser is ``$CHROMIUM``, or the first Chromium or Chrome found on PATH or in
+/Applications (:func:`sitelib.site.static_site.find_chromium`). Without one these
+tests skip on a developer machine and fail in CI (CI=true), where .ci/run installs it.
 
 **The tour** (the ``tour`` fixture) opens every page once and runs every per-page
 check on it: a function named ``page_check_<name>(tab, path)`` in any module of this
@@ -28,9 +29,8 @@ from urllib.parse import urlparse
 import pytest
 
 from sitelib.site.layout import load_config
-from sitelib.site.static_site import serve
+from sitelib.site.static_site import HOW_TO_GET_CHROMIUM, find_chromium, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -65,13 +65,14 @@ def site_url(built_site) -> Iterator[str]:
         yield url
 
 
-def require_chromium(path: Path, ci: bool) -> None:
+def require_chromium(path: Path | None, ci: bool) -> Path:
     """No browser: a failure in CI, a skip (with the reason) on a developer's machine."""
-    if not path.exists():
-        message = f"{path} not found: install Debian's chromium (.ci/run does)"
+    if path is None or not path.exists():
+        message = f"{path or 'no Chromium'} not found: {HOW_TO_GET_CHROMIUM}"
         if ci:
             pytest.fail(message)
         pytest.skip(message)
+    return path
 
 
 @pytest.fixture
@@ -81,11 +82,11 @@ def chromium_rule():
 
 @pytest.fixture(scope="session")
 def browser():
-    require_chromium(CHROMIUM, os.environ.get("CI") == "true")
+    chromium = require_chromium(find_chromium(), os.environ.get("CI") == "true")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=FLAGS)
         yield browser
         browser.close()
 

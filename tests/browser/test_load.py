@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from sitelib.site.static_site import CHROMIUM_APPS
+
 
 def test_every_page_loads_clean_and_local(tour) -> None:
     assert tour.pages, "the tour visited no page"
@@ -25,3 +27,17 @@ def test_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path: Path, chromiu
         chromium_rule(tmp_path / "chromium", ci=True)
     with pytest.raises(pytest.skip.Exception, match="not found"):
         chromium_rule(tmp_path / "chromium", ci=False)
+    with pytest.raises(pytest.skip.Exception, match="no Chromium not found: install it"):
+        chromium_rule(None, ci=False)
+
+
+def test_the_browser_is_found_where_systems_install_it(tmp_path: Path) -> None:
+    from sitelib.site.static_site import find_chromium
+
+    (tmp_path / "bin").mkdir()
+    browser = tmp_path / "bin" / "chromium-browser"  # Ubuntu's name
+    browser.write_text("#!/bin/sh\n")
+    browser.chmod(0o755)
+    assert find_chromium({"PATH": str(tmp_path / "bin")}) == browser
+    assert find_chromium({"PATH": str(tmp_path / "bin"), "CHROMIUM": "/opt/c"}) == Path("/opt/c")
+    assert find_chromium({"PATH": str(tmp_path / "empty")}) in (None, *map(Path, CHROMIUM_APPS))

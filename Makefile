@@ -26,7 +26,7 @@ $(STAMP): requirements.lock
 	@touch $@
 
 serve: $(STAMP)
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	$(BIN)/mkdocs serve --dirty --dev-addr 127.0.0.1:8000 --livereload
 
 # Two processes: the built site's tests in one, everything else in the other (tests/conftest.py).
 test: $(STAMP)

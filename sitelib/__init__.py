@@ -23,6 +23,7 @@ imports no test framework).
     torch_range    the supported torch releases (mkdocs.yml, extra.torch)
     torch_state    torch's global state, restored after an example ran
     static_site    a built site served on 127.0.0.1 (browser tests, make lighthouse)
+    preview        make serve builds again only the pages an edit changed
 
 **sitelib.check**, the checks' half:
 

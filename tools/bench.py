@@ -2,7 +2,8 @@
 
 Sections (each prints one block):
   quiet      the machine's load before measuring: figures from a busy machine say so
-  suite      wall time of the whole `make test` run, and its CPU time by kind of process
+  suite      `make test` 3 times, each beside a bare `import torch`: wall time, the ratio,
+             the machine's core-seconds, each worker's share, CPU time by kind of process
   cold       the suite with Inductor's compile cache emptied (what a clean clone pays)
   check      `make check FILE=...` for one example of each kind, against `import torch`
   page       `make check-page` (one page's browser checks, on a built site)
@@ -11,6 +12,7 @@ Sections (each prints one block):
   checks     the snippets' run time with the shape/gradient checks vs without
   launched   the multi-process examples through the harness, and one under torchrun
   build      `mkdocs build` cold (first build, empty caches) and warm (second)
+  serve      `make serve`: from saving a snippet or a page to the served page showing it
   torch      forward time under no_grad, inference_mode and with a graph recorded
   memory     the memory a list of `loss` tensors keeps alive vs a list of `loss.item()`
   lighthouse Lighthouse 12.2.3 scores and page weight of the home page and each chapter
@@ -29,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from sitelib.check.shapes import ShapeChecker
@@ -115,14 +118,37 @@ def _kind(cmd: str) -> str:
     return next((kind for kind, pattern in KINDS if pattern in cmd), "other")
 
 
-def measured(cmd: list[str]) -> tuple[float, dict[str, float], subprocess.CompletedProcess]:
-    """Run ``cmd``; its wall time and the CPU time of it and every process under it,
-    by kind (sampled from /proc every 0.2 s: a process that lives less than that is
-    counted in its parent's children's time)."""
+@dataclass
+class Measured:
+    """One run of a command: its wall time, the whole machine's busy core-seconds over
+    it (from /proc/stat, so short-lived processes count too), the sampled CPU time of
+    its processes by kind, and per pytest-xdist worker (its process and everything it
+    started) the CPU time and when it was last busy."""
+
+    wall: float
+    machine: float
+    by_kind: dict[str, float]
+    workers: dict[str, tuple[float, float]]  # gw0 -> (core-seconds, last busy, s after start)
+    result: subprocess.CompletedProcess
+
+    @property
+    def sampled(self) -> float:
+        return sum(self.by_kind.values())
+
+
+def measured(cmd: list[str]) -> Measured:
+    """Run ``cmd``, sampling /proc every 0.2 s for the CPU time of it and every process
+    under it (a process that lives less than that is missed by the samples, not by the
+    machine's total from /proc/stat)."""
     import threading
 
     seen: dict[int, tuple[float, str]] = {}
+    worker_of: dict[int, str] = {}  # pid -> the xdist worker it descends from
+    last_busy: dict[str, float] = {}
     done = threading.Event()
+    ticks = os.sysconf("SC_CLK_TCK")
+    machine_before = _busy_ticks()
+    start = time.perf_counter()
     proc = subprocess.Popen(
         cmd, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -133,50 +159,89 @@ def measured(cmd: list[str]) -> tuple[float, dict[str, float], subprocess.Comple
             family = {proc.pid}
             for _ in range(8):  # descendants, a few generations deep
                 family |= {p for p, (_, _, parent) in table.items() if parent in family}
+            now = time.perf_counter() - start
             for pid in family & table.keys():
-                used, cmdline, _ = table[pid]
-                seen[pid] = (used, cmdline or seen.get(pid, (0, ""))[1])
+                used, cmdline, parent = table[pid]
+                if "exec(eval(sys.stdin" in cmdline:  # an xdist worker: gw0, gw1 in order
+                    worker_of.setdefault(pid, f"gw{len(set(worker_of.values()))}")
+                elif parent in worker_of:
+                    worker_of[pid] = worker_of[parent]
+                before = seen.get(pid, (0.0, ""))
+                if pid in worker_of and used > before[0]:
+                    last_busy[worker_of[pid]] = now
+                seen[pid] = (used, cmdline or before[1])
             time.sleep(0.2)
 
-    start = time.perf_counter()
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     out, err = proc.communicate()
     wall = time.perf_counter() - start
+    machine = (_busy_ticks() - machine_before) / ticks
     done.set()
     sampler.join()
     by_kind: dict[str, float] = {}
-    for used, cmdline in seen.values():
+    workers: dict[str, tuple[float, float]] = {}
+    for pid, (used, cmdline) in seen.items():
         by_kind[_kind(cmdline)] = by_kind.get(_kind(cmdline), 0.0) + used
-    return wall, by_kind, subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+        if pid in worker_of:
+            name = worker_of[pid]
+            workers[name] = (workers.get(name, (0.0, 0.0))[0] + used, last_busy.get(name, 0.0))
+    result = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    return Measured(wall, machine, by_kind, workers, result)
 
 
-def suite(label: str = "suite") -> None:
-    """The suite as `make test` runs it (two processes), with its slowest tests and its
-    CPU time by kind of process."""
-    cmd = [*PYTEST, "-n", "2"]
-    wall, by_kind, result = measured([*cmd, "--dist", "loadgroup", "--durations=12"])
-    lines = result.stdout.strip().splitlines()
-    tail = lines[-1] if lines else "?"
-    total = sum(by_kind.values())
-    print(f"{label}: {wall:.1f} s wall for `make test` ({tail}); {total:.0f} core-seconds")
-    for kind, used in sorted(by_kind.items(), key=lambda kv: -kv[1]):
-        print(f"  {kind}: {used:.0f} core-s")
-    slowest = [line for line in lines if re.match(r"^\d+\.\d+s (call|setup)", line)]
-    print("\n".join(f"  {line}" for line in slowest))
+def bare_import() -> float:
+    """A bare `python -c 'import torch'`, median of 3: the reference every time is
+    divided by, since this machine's speed drifts 1.5x within an hour."""
+    return statistics.median(timed([sys.executable, "-c", "import torch"])[0] for _ in range(3))
+
+
+def suite(label: str = "suite", runs: int = 3) -> None:
+    """The suite as `make test` runs it (two processes), ``runs`` times, each paired with
+    a bare `import torch` timed just before it: wall time, the ratio to the import, the
+    whole machine's core-seconds, the CPU time by kind of process, and each worker's
+    share and when it was last busy (the balance). The median ratio is the figure."""
+    cmd = [*PYTEST, "-n", "2", "--dist", "loadgroup", "--durations=12"]
+    ratios = []
+    for run in range(1, runs + 1):
+        bare = bare_import()
+        m = measured(cmd)
+        lines = m.result.stdout.strip().splitlines()
+        tail = lines[-1] if lines else "?"
+        ratios.append(m.wall / bare)
+        print(
+            f"{label} {run}/{runs}: {m.wall:.1f} s wall for `make test` ({tail}); "
+            f"import torch {bare:.2f} s beside it: {m.wall / bare:.0f}x"
+        )
+        cores = os.cpu_count() or 1
+        print(
+            f"  machine: {m.machine:.0f} core-seconds busy ({m.machine / m.wall:.2f} of {cores} "
+            f"cores on average); sampled in the suite's processes: {m.sampled:.0f} "
+            f"(the rest: processes shorter than a sample, and anything else running)"
+        )
+        for name, (used, busy_until) in sorted(m.workers.items()):
+            print(f"  worker {name}: {used:.0f} core-s, last busy {busy_until:.0f} s after start")
+        for kind, used in sorted(m.by_kind.items(), key=lambda kv: -kv[1]):
+            print(f"    {kind}: {used:.0f} core-s")
+        if run == runs:
+            slowest = [line for line in lines if re.match(r"^\d+\.\d+s (call|setup)", line)]
+            print("\n".join(f"  {line}" for line in slowest))
+    print(
+        f"{label}: median {statistics.median(ratios):.0f}x a bare `import torch` over {runs} runs"
+    )
 
 
 def cold() -> None:
     """The suite with Inductor's cache emptied: the compile chapter compiles afresh, as
     in a clean clone (the pip install is not counted; .ci/run's time in README is)."""
     shutil.rmtree(ROOT / ".cache" / "torchinductor", ignore_errors=True)
-    suite("suite, Inductor's cache emptied")
+    suite("suite, Inductor's cache emptied", runs=1)
 
 
 def check() -> None:
     """The author's loop: `make check FILE=...` for one example of each kind, against a
     bare `import torch` (median of 3, warm caches)."""
-    bare = statistics.median(timed([sys.executable, "-c", "import torch"])[0] for _ in range(3))
+    bare = bare_import()
     print(f"check: a bare `python -c 'import torch'`: {bare:.1f} s")
     for name in (
         "forward_pass/call_vs_forward.py",
@@ -217,12 +282,12 @@ def compile_chapter() -> None:
         "compile/",
     ]
     shutil.rmtree(ROOT / ".cache" / "torchinductor", ignore_errors=True)
-    cold_wall, cold_cpu, _ = measured(cmd)
-    warm_wall, warm_cpu, result = measured(cmd)
-    tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "?"
+    cold_run, warm = measured(cmd), measured(cmd)
+    out = warm.result.stdout.strip()
+    tail = out.splitlines()[-1] if out else "?"
     print(
-        f"compile: the chapter's examples cold {cold_wall:.1f} s ({sum(cold_cpu.values()):.0f} core-s), "
-        f"warm {warm_wall:.1f} s ({sum(warm_cpu.values()):.0f} core-s) ({tail})"
+        f"compile: the chapter's examples cold {cold_run.wall:.1f} s ({cold_run.machine:.0f} "
+        f"core-s), warm {warm.wall:.1f} s ({warm.machine:.0f} core-s) ({tail})"
     )
 
 
@@ -338,6 +403,71 @@ def build() -> None:
     )
 
 
+def serve(runs: int = 3) -> None:
+    """`make serve`: from saving a snippet (or a page) to the served page containing the
+    change, polled over HTTP every 50 ms, against a bare `import torch` timed beside it;
+    median of ``runs`` edits of each kind. The edit is a comment in the snippet (a
+    sentence in the page) holding a fresh token; the file is put back afterwards."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    cmd = [str(BIN / "mkdocs"), "serve", "--dirty", "--dev-addr", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    log: list[str] = []
+    import threading
+
+    threading.Thread(target=lambda: log.extend(proc.stdout), daemon=True).start()
+    base = f"http://127.0.0.1:{port}/training-step-docs/forward_pass/"
+
+    def page_has(token: str) -> bool:
+        try:
+            with urllib.request.urlopen(base, timeout=5) as response:
+                return token in response.read().decode()
+        except OSError:
+            return False
+
+    edits = {
+        "snippet": (ROOT / "snippets" / "forward_pass" / "call_vs_forward.py", "\n# {token}\n"),
+        "page": (ROOT / "docs" / "forward_pass.md", "\n\nA sentence {token}.\n"),
+    }
+    try:
+        deadline = time.time() + 300
+        while not page_has("</html>") and time.time() < deadline:
+            time.sleep(0.5)
+        time.sleep(2)  # the first build's reload settles
+        for kind, (path, addition) in edits.items():
+            original = path.read_text("utf-8")
+            seconds, bares = [], []
+            for run in range(runs):
+                bares.append(bare_import())
+                token = f"preview{os.getpid()}x{run}{kind}"
+                start = time.perf_counter()
+                path.write_text(original + addition.format(token=token), "utf-8")
+                while not page_has(token) and time.perf_counter() - start < 120:
+                    time.sleep(0.05)
+                seconds.append(time.perf_counter() - start)
+                path.write_text(original, "utf-8")
+                time.sleep(3)  # the rebuild that puts it back
+            took, bare = statistics.median(seconds), statistics.median(bares)
+            print(
+                f"serve: save a {kind} -> served page shows it: {took:.1f} s "
+                f"(runs {', '.join(f'{x:.1f}' for x in seconds)}); import torch {bare:.2f} s "
+                f"beside it: {took / bare:.2f}x"
+            )
+    finally:
+        for path, _ in edits.values():
+            subprocess.run(["git", "checkout", "--", str(path)], cwd=ROOT, check=False)
+        proc.terminate()
+        proc.wait(timeout=30)
+    warnings = [line.strip() for line in log if "WARNING" in line]
+    print(f"  warnings logged by mkdocs serve: {warnings or 'none'}")
+
+
 def torch_numbers() -> None:
     import torch
     from torch import nn
@@ -385,6 +515,7 @@ SECTIONS = {
     "checks": checks,
     "launched": launched,
     "build": build,
+    "serve": serve,
     "torch": torch_numbers,
     "memory": memory,
     "lighthouse": lighthouse,

@@ -469,3 +469,39 @@ def test_plain_tokens_share_the_code_colour() -> None:
         "slate: name, operator and punctuation colours differ: "
         "{'name': '#e6e6e6', 'operator': '#d0d0d0', 'punctuation': '#e6e6e6'}"
     ]
+
+
+def test_the_preview_builds_again_a_page_whose_snippet_changed(tmp_path: Path) -> None:
+    """`make serve` (mkdocs serve --dirty): a page whose snippet is newer than its built
+    HTML is marked stale, others are not, and nothing is marked outside the preview."""
+    import logging
+    import os
+
+    from sitelib.site import preview
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets" / "ch").mkdir(parents=True)
+    page, other = tmp_path / "docs" / "ch.md", tmp_path / "docs" / "other.md"
+    page.write_text('# Ch\n\n```python\n--8<-- "ch/x.py"\n```\n')
+    other.write_text("# Other\n")
+    snippet = tmp_path / "snippets" / "ch" / "x.py"
+    snippet.write_text("print(1)\n")
+    built = {p: tmp_path / "site" / p.stem / "index.html" for p in (page, other)}
+    for html_file in built.values():
+        html_file.parent.mkdir(parents=True)
+        html_file.write_text("<html></html>")
+        os.utime(html_file, (1000, 1000))
+    os.utime(snippet, (2000, 2000))
+    pairs = list(built.items())
+    try:
+        preview.started("build", dirty=False)
+        assert preview.mark_stale_pages(pairs, tmp_path) == []
+        preview.started("serve", dirty=True)
+        assert preview.mark_stale_pages(pairs, tmp_path) == [page]
+        assert built[page].stat().st_mtime == 0 and built[other].stat().st_mtime == 1000
+    finally:
+        preview.started("build", dirty=False)
+    quiet = preview.QuietExpected()
+    record = lambda text: logging.LogRecord("x", logging.WARNING, "", 0, text, None, None)  # noqa: E731
+    assert not quiet.filter(record('"GET / HTTP/1.1" code 302'))
+    assert quiet.filter(record('"GET /training-step-docs/nothere/ HTTP/1.1" code 404'))

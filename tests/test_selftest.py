@@ -23,7 +23,13 @@ from sitelib.check.outcomes import ExampleFailure
 from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
 from sitelib.site.mathml import MathError
-from sitelib.site.snippets import DEVICE_IDIOM, device_idiom_problems, hidden_marker_problems
+from sitelib.site.snippets import (
+    DEVICE_IDIOM,
+    device_idiom_problems,
+    hidden_marker_problems,
+    output_in_function,
+    output_in_function_problems,
+)
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -360,6 +366,23 @@ def test_a_colon_above_a_hidden_marker_is_reported() -> None:
         "snippets/chapter/colon_above_marker.py:4: ends with a colon above a marker the "
         "site does not show (# expect-no-grad)"
     ]
+
+
+def test_output_inside_a_function_body_fails_unless_marked(eval_example: EvalExample) -> None:
+    """#> lines under a print() inside a def sit above the calls that produce them: the
+    run refuses the example, naming the first such line; a reason marker lets it be."""
+    fails(
+        "output_in_function/prints_in_def.py",
+        eval_example,
+        r"tests/fixtures/output_in_function/prints_in_def.py:10: #> output inside a "
+        r"function body.*# output-in-function: <why>",
+    )
+    marked = (FIXTURES / "output_in_function" / "marked.py").read_text("utf-8")
+    assert output_in_function(marked) == [11]
+    assert output_in_function_problems(marked, "marked.py") == []
+    # Output under a top-level call, a with block or a for loop is not in a function.
+    top = "def f():\n    return 1\n\n\nprint(f())\n#> 1\nfor i in [1]:\n    print(i)\n    #> 1\n"
+    assert output_in_function(top) == []
 
 
 def test_snippet_without_the_device_idiom_is_reported() -> None:

@@ -312,6 +312,37 @@ def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:
     assert "not_in_nav.md" in log
 
 
+FRAME_PROBLEMS = [
+    'docs/first.md:3: "What you will learn" has 2 points; it has 3 to 6 (a list, one item a point)',
+    'docs/first.md:10: a "Read first" link points to an earlier chapter\'s page, not '
+    "second/index.md",
+    'docs/first.md:19: an "In short" link points to #no-such-heading, which is no heading of '
+    "docs/first.md",
+    'docs/first.md:20: an "In short" point links to the section that shows it',
+    'docs/second/index.md:3: a chapter opens with !!! learn "What you will learn" under its title',
+    'docs/second/index.md:10: an "In short" link points into its chapter, not ../first.md#a-section',
+    'docs/second/index.md:11: an "In short" link points to a section (#anchor), not a whole '
+    "page: sub.md",
+    'docs/second/sub.md:11: a chapter page ends with !!! summary "In short"',
+]
+
+
+def test_a_chapter_without_its_frame_fails_the_build(tmp_path: Path) -> None:
+    """hooks/frame.py: too few points, a "Read first" link to a later chapter, "In short"
+    links to a missing heading, to another chapter and to a whole page, a point with no
+    link, a chapter page that does not open with the frame and one that does not end
+    with "In short": each a warning naming page and line, so --strict fails."""
+    project = fixture_project(tmp_path / "project", FIXTURES / "site_frame")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0
+    found = [
+        line.split("WARNING -  ", 1)[1]
+        for line in result.stderr.splitlines()
+        if "WARNING -  docs/" in line
+    ]
+    assert found == FRAME_PROBLEMS, result.stderr[-3000:]
+
+
 BAD_MATH = r"docs/index.md:13: cannot render the formula $\frac{1}{$ as MathML: a { is never closed"
 
 

@@ -161,9 +161,7 @@ def output_in_function(source: str) -> list[int]:
     except SyntaxError:
         return []  # ruff reports it
     functions = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     ]
     lines = source.splitlines()
     found = []
@@ -173,8 +171,7 @@ def output_in_function(source: str) -> list[int]:
         if stripped.startswith("#> ") or stripped == "#>":
             indent = len(line) - len(line.lstrip())
             if any(
-                f.lineno <= code_line <= f.end_lineno and indent > f.col_offset
-                for f in functions
+                f.lineno <= code_line <= f.end_lineno and indent > f.col_offset for f in functions
             ):
                 found.append(number)
         elif stripped and not stripped.startswith("#"):

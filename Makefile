@@ -87,7 +87,9 @@ test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site
 
-# Regenerate docs/notebooks/ from the chapters' snippets (executed, with outputs).
+# Regenerate docs/notebooks/ from the chapters' snippets (executed, with outputs), linking
+# to the published site: `SITE_URL=https://<owner>.github.io/<repo>/ make notebooks`
+# (refused without SITE_URL: mkdocs.yml's default is a placeholder).
 notebooks: $(STAMP)
 	$(BIN)/python -m sitelib.site.notebooks
 

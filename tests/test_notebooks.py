@@ -290,3 +290,20 @@ def test_generating_for_the_placeholder_site_is_refused(monkeypatch, capsys) -> 
     monkeypatch.setattr("sys.argv", ["notebooks"])
     assert notebooks.main() == 2
     assert "SITE_URL is not set" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_notebook_opens_with_what_you_will_learn(chapter: Chapter) -> None:
+    from sitelib.site.frame import boxes
+
+    notebook = notebooks.build_notebook(chapter, SITE)
+    learn = next(
+        b
+        for b in boxes(notebooks.ROOT.joinpath("docs", chapter.page).read_text("utf-8"))
+        if b.kind == "learn"
+    )
+    cell = notebook.cells[2]
+    assert cell.source.startswith("**What you will learn**\n\n")
+    assert cell.source.count("\n- ") == len(learn.points)
+    for point in learn.points:
+        assert f"- {point.text}" in cell.source

@@ -40,6 +40,7 @@ TRAILER = re.compile(r"^(?:\*\[[^\]]+\]:|\[\^?[^\]]+\]:)")
 class Point:
     line: int  # 1-based
     links: list[tuple[int, str]] = field(default_factory=list)  # (line, target)
+    text: str = ""  # its Markdown, on one line, without the list marker
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Box:
 def boxes(text: str) -> list[Box]:
     """The frame's boxes of a page, in order (fences and code spans ignored)."""
     lines = prose(text).split("\n")
+    raw = text.split("\n")
     found: list[Box] = []
     current: Box | None = None
     texts: list[list[str]] = []  # each point's lines, to find links that span lines
@@ -68,12 +70,14 @@ def boxes(text: str) -> list[Box]:
                     texts.append([])
                 if current.points:
                     texts[-1].append(line)
+                    current.points[-1].text += " " + ITEM.sub("", raw[number - 1]).strip()
             continue
         if (m := BOX.match(line)) and m["kind"] in TITLES:
             current = Box(m["kind"], m["title"], number, number)
             found.append(current)
     points = [point for box in found for point in box.points]
     for point, point_lines in zip(points, texts, strict=True):
+        point.text = point.text.strip()
         joined = "\n".join(point_lines)
         point.links = [
             (point.line + joined[: m.start()].count("\n"), m["target"])

@@ -1,12 +1,14 @@
 """Generate each chapter's companion notebook from the chapter's own snippet files.
 
-    python -m sitelib.site.notebooks           # write docs/notebooks/<chapter>.ipynb, executed
+    SITE_URL=https://<owner>.github.io/<repo>/ python -m sitelib.site.notebooks
+                                               # write docs/notebooks/<chapter>.ipynb, executed
     python -m sitelib.site.notebooks --check   # exit 1 if a committed notebook is stale
 
 Code cells are the snippet files the chapter's pages include, in page order, verbatim
 but for the code-annotation markers (`# (1)!`), which mean nothing in a notebook, and
 the `#>` lines, which the cell's output shows (a multi-process snippet, written to a
 file by its cell and run from a terminal, keeps them).
+The chapter's "What you will learn" opens the notebook too.
 Snippets marked `# requires: cuda` are left out: they run only in the GPU job.
 torch's own log lines on stderr (time and process id of the run that made the
 notebook) are left out of the committed outputs. Markdown cells are the chapter's
@@ -29,6 +31,7 @@ from pathlib import Path
 import nbformat
 from markdown.extensions.toc import slugify
 
+from sitelib.site.frame import TITLES, boxes
 from sitelib.site.layout import ROOT, Chapter, chapters, includes_in, load_config, page_url
 from sitelib.site.markdown_scan import code_lines, prose
 from sitelib.site.snippets import (
@@ -213,6 +216,14 @@ def build_notebook(chapter: Chapter, site_url: str | None = None) -> nbformat.No
             "is drawn)."
         ),
     ]
+    learn = [
+        box
+        for box in boxes((ROOT / "docs" / chapter.page).read_text("utf-8"))
+        if box.kind == "learn"
+    ]
+    if learn:
+        points = "\n".join(f"- {point.text}" for point in learn[0].points)
+        cells.append(nbformat.v4.new_markdown_cell(f"**{TITLES['learn']}**\n\n{points}"))
     for number, section in enumerate(sections):
         if not section.snippets:
             continue

@@ -26,6 +26,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -36,6 +37,7 @@ from sitelib.site.codeblocks import lean_html, output_html
 from sitelib.site.mathml import math_in_html
 from sitelib.site.notebooks import linked_site, notebook_links, with_links_to
 
+log = logging.getLogger("mkdocs.hooks.notebook_page")
 MATHJAX = re.compile(
     r'<script src="(?:[^"]*mathjax[^"]*)?">\s*</script>|<script type="text/x-mathjax-config">.*?</script>',
     re.S | re.I,
@@ -74,6 +76,20 @@ def _site_url(config) -> str:
 def on_post_build(config):
     """The notebooks the site serves for download (mkdocs-jupyter's copies, next to
     each notebook page) link to this site."""
+    elsewhere = set()
     for path in sorted(Path(config["site_dir"], "notebooks").glob("*/*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
+        if linked_site(notebook) != _site_url(config):
+            elsewhere.add(linked_site(notebook))
         nbformat.write(with_links_to(notebook, _site_url(config)), path)
+    if elsewhere:
+        # Not a warning: a build for another address (a fork, the suite) is correct;
+        # only "Open in Colab", which opens the committed files, still links there.
+        log.info(
+            "the committed notebooks link to %s, not to %s: the site serves them with "
+            "this site's links, but Open in Colab opens the committed files "
+            "(SITE_URL=%s make notebooks)",
+            ", ".join(sorted(elsewhere)),
+            _site_url(config),
+            _site_url(config),
+        )

@@ -102,8 +102,10 @@ test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site
 
-# Regenerate the stale notebooks in docs/notebooks/, running their stale cells (ARGS: chapters
-# or files to limit it to, --all to run every cell again, --check to only report).
+# Regenerate the stale notebooks in docs/notebooks/, running only their stale cells, linking
+# to the published site: `SITE_URL=https://<owner>.github.io/<repo>/ make notebooks` (without
+# SITE_URL, to the site each already links to). ARGS: chapters or files to limit it to,
+# --all to run every cell again, --check to only report.
 notebooks: $(STAMP)
 	$(BIN)/python -m sitelib.site.notebooks $(ARGS)
 

@@ -14,6 +14,10 @@
   (:func:`sitelib.site.codeblocks.output_html`).
 - The chapter page already holds the notebook's text: keep it out of the search
   index.
+- Links to the site: a committed notebook links to the site it was generated for
+  (its metadata says which, :func:`sitelib.site.notebooks.linked_site`); the page
+  and the ``.ipynb`` copy the site serves for download link to the site being built
+  (``site_url``, which the Pages workflow sets from the repository), a fork's too.
 - ``page.meta["notebook_links"]``: the download and "Open in Colab" links, drawn
   under the title by ``overrides/partials/content.html``. The notebook's own title
   cell is left out of the page (mkdocs.yml, ``remove_tag_config``); the page's title
@@ -22,14 +26,18 @@
 
 from __future__ import annotations
 
+import logging
 import re
+from pathlib import Path
 
+import nbformat
 from mkdocs.utils import get_relative_url
 
 from sitelib.site.codeblocks import lean_html, output_html
 from sitelib.site.mathml import math_in_html
-from sitelib.site.notebooks import notebook_links
+from sitelib.site.notebooks import linked_site, notebook_links, with_links_to
 
+log = logging.getLogger("mkdocs.hooks.notebook_page")
 MATHJAX = re.compile(
     r'<script src="(?:[^"]*mathjax[^"]*)?">\s*</script>|<script type="text/x-mathjax-config">.*?</script>',
     re.S | re.I,
@@ -55,4 +63,33 @@ def on_page_content(content, page, config, files):
     ):
         page.toc.items = page.toc.items[0].children
     content = lean_html(output_html(NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content))))
+    recorded = linked_site(nbformat.read(page.file.abs_src_path, as_version=4))
+    if recorded != _site_url(config):
+        content = content.replace(f'href="{recorded}', f'href="{_site_url(config)}')
     return math_in_html(content, f"docs/{page.file.src_uri}")
+
+
+def _site_url(config) -> str:
+    return config["site_url"].rstrip("/") + "/"
+
+
+def on_post_build(config):
+    """The notebooks the site serves for download (mkdocs-jupyter's copies, next to
+    each notebook page) link to this site."""
+    elsewhere = set()
+    for path in sorted(Path(config["site_dir"], "notebooks").glob("*/*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        if linked_site(notebook) != _site_url(config):
+            elsewhere.add(linked_site(notebook))
+        nbformat.write(with_links_to(notebook, _site_url(config)), path)
+    if elsewhere:
+        # Not a warning: a build for another address (a fork, the suite) is correct;
+        # only "Open in Colab", which opens the committed files, still links there.
+        log.info(
+            "the committed notebooks link to %s, not to %s: the site serves them with "
+            "this site's links, but Open in Colab opens the committed files "
+            "(SITE_URL=%s make notebooks)",
+            ", ".join(sorted(elsewhere)),
+            _site_url(config),
+            _site_url(config),
+        )

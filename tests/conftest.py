@@ -133,8 +133,30 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
 
     site_dir = tmp_path_factory.mktemp("site")
     # Python lists every module the build imports (tests/test_site.py: no test framework).
-    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1")
+    # The site's address and repository are the suite's own test values, as the Pages
+    # workflow sets a deploying repository's: no placeholder may reach a built file.
+    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1", **SUITE_SITE)
     return mkdocs_build(ROOT, site_dir, env=env), site_dir
+
+
+# The address and repository the suite builds the site for (SITE_URL, REPO_URL,
+# REPO_NAME, as docs.yml sets them): neither mkdocs.yml's placeholders nor a real site.
+SUITE_SITE = {
+    "SITE_URL": "https://suite-owner.github.io/suite-site/",
+    "REPO_URL": "https://github.com/suite-owner/suite-site",
+    "REPO_NAME": "suite-site",
+}
+
+
+@pytest.fixture(scope="session")
+def built_config(pytestconfig: pytest.Config) -> dict:
+    """mkdocs.yml as the built site read it: with the suite's SITE_URL and REPO_URL, or,
+    for ``--built-site`` (``make build``), with this process's environment."""
+    from sitelib.site.layout import load_config
+
+    if pytestconfig.getoption("built_site"):
+        return load_config()
+    return load_config(environ=dict(os.environ, **SUITE_SITE))
 
 
 # -- how the suite is spread over two processes (`make test`: pytest -n 2) -------------
@@ -145,7 +167,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
 # the servers start with the group's first test, and import torch meanwhile; the fresh
 # server then runs every snippet as pasted while the other tests run. `make check`
 # starts them as pytest starts, before it collects.
-SITE_FIXTURES = {"built_site", "site_url", "visit", "site_visit", "browser", "tour"}
+SITE_FIXTURES = {"built_site", "built_config", "site_url", "visit", "site_visit", "browser", "tour"}
 
 
 def _servers_needed(item: pytest.Item) -> set[str]:

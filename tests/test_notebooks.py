@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import Counter
 from pathlib import Path
@@ -10,7 +11,7 @@ import nbformat
 import pytest
 
 from sitelib.site import notebooks
-from sitelib.site.layout import ROOT, Chapter, chapters, chapters_of, html_text, load_config
+from sitelib.site.layout import ROOT, Chapter, chapters, chapters_of, html_text
 from sitelib.site.snippets import as_copied, expected_output, without_output
 
 CHAPTERS = chapters()
@@ -35,12 +36,17 @@ def rendered_stdout(rendered: str) -> list[str]:
 
 def snippet_cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
     """(snippet, the code it runs) for each code cell; a multi-process snippet's cell
-    writes the snippet to a file (%%writefile) for a terminal to run."""
-    return [
-        (c.metadata["snippet"], re.sub(r"\A%%writefile \S+\n", "", c.source))
-        for c in notebook.cells
-        if c.cell_type == "code"
-    ]
+    writes the snippet to a file (%%writefile) for a terminal to run, and a solution's
+    cell starts with the line that makes it a form in Colab (and nothing else)."""
+    return [(c.metadata["snippet"], as_snippet(c)) for c in notebook.cells if c.cell_type == "code"]
+
+
+def as_snippet(cell: nbformat.NotebookNode) -> str:
+    source = re.sub(r"\A%%writefile \S+\n", "", cell.source)
+    if cell.metadata.get("cellView") == "form":
+        assert source.startswith(notebooks.SOLUTION_TITLE + "\n"), cell.metadata["snippet"]
+        source = source.removeprefix(notebooks.SOLUTION_TITLE + "\n")
+    return source
 
 
 def committed_stdout(cells: list[nbformat.NotebookNode]) -> list[str]:
@@ -186,9 +192,9 @@ def test_notebook_text_quotes_its_chapter_and_links_to_its_sections(
     not emphasis), and each "Read this section" link reaches an anchor of the built
     page."""
     _, site = built_site
-    site_url = load_config(environ={})["site_url"].rstrip("/") + "/"
-    source = "".join((ROOT / "docs" / page).read_text("utf-8") for page in chapter.pages)
     notebook = nbformat.read(notebooks.target(chapter), as_version=4)
+    site_url = notebooks.linked_site(notebook)
+    source = "".join((ROOT / "docs" / page).read_text("utf-8") for page in chapter.pages)
     sections = [c for c in notebook.cells if c.cell_type == "markdown" and c.source[:3] == "## "]
     assert sections, "no section cells"
     for cell in sections:
@@ -197,3 +203,129 @@ def test_notebook_text_quotes_its_chapter_and_links_to_its_sections(
         for url, anchor in re.findall(r"\((\S+?)#([\w-]+)\)", cell.source):
             page = (site / url.removeprefix(site_url) / "index.html").read_text("utf-8")
             assert f'id="{anchor}"' in page, f"{url}#{anchor}"
+
+
+SITE = "https://owner.github.io/site/"
+
+
+def exercise_cells(notebook: nbformat.NotebookNode) -> tuple[list, int]:
+    """The cells from the Exercise heading on, and the index of its solution's cell."""
+    start = next(
+        i
+        for i, c in enumerate(notebook.cells)
+        if c.cell_type == "markdown" and c.source.startswith("## Exercise")
+    )
+    cells = notebook.cells[start:]
+    return cells, next(i for i, c in enumerate(cells) if c.metadata.get("cellView") == "form")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_exercise_states_its_task_and_hides_its_solution(chapter: Chapter) -> None:
+    """The Exercise cell states the task as the page's exercise box does; the solution
+    follows under its own heading, with a line asking the reader to try first, in a
+    cell folded in JupyterLab and drawn as a form in Colab."""
+    notebook = notebooks.build_notebook(chapter, SITE)
+    cells, solution = exercise_cells(notebook)
+    page = "".join((ROOT / "docs" / p).read_text("utf-8") for p in chapter.pages)
+    box = page[page.index("!!! exercise") :].split("\n")[1:]
+    first = next(line.strip() for line in box if line.strip())
+    assert first in cells[0].source, (first, cells[0].source)
+    assert cells[1].cell_type == "code" and "exercise" in cells[1].metadata["snippet"]
+    heading = cells[solution - 1]
+    assert heading.cell_type == "markdown" and heading.source.startswith("### Solution\n")
+    assert "Try the exercise" in heading.source
+    assert cells[solution].metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert cells[solution].source.startswith("# @title Solution\n")
+
+
+def test_the_distributed_exercise_keeps_its_hint() -> None:
+    chapter = next(c for c in CHAPTERS if c.name == "distributed")
+    cells, solution = exercise_cells(notebooks.build_notebook(chapter, SITE))
+    assert "Change how the indices are split" in cells[0].source
+    assert "\n\nHint: a `DataLoader`'s `sampler` can be any iterable of indices." in cells[0].source
+    assert cells[solution - 1].source.startswith("### Solution")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_section_cells_start_with_prose(chapter: Chapter) -> None:
+    """Each section cell carries the section's first sentence, never a list marker or a
+    code block's annotation list alone, and links only to the site it is made for."""
+    notebook = notebooks.build_notebook(chapter, SITE)
+    assert notebooks.linked_site(notebook) == SITE
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown":
+            continue
+        if cell.source.startswith("## "):
+            body = cell.source.split("\n\n", 1)[1]
+            assert not re.match(r"(\d+[.)]|[-*+])\s|\(\[Read", body), cell.source[:200]
+        for url in re.findall(r"\]\((https?://[^)\s]+)\)", cell.source):
+            assert url.startswith((SITE, "https://docs.pytorch.org/")) or "github.io" not in url, (
+                url
+            )
+
+
+def test_first_sentence_skips_lists_and_ends_an_announcement() -> None:
+    assert notebooks._first_sentence("The snippet counts them:") == "The snippet counts them."
+    assert notebooks._first_sentence("It adds. Then `x.y` too.") == "It adds."
+    assert notebooks.LIST_ITEM.match("1.  An annotation.") and notebooks.LIST_ITEM.match("- a")
+    assert not notebooks.LIST_ITEM.match("1.5 is a number.")
+
+
+def test_the_built_site_serves_notebooks_linking_to_itself(built_site, built_config) -> None:
+    """A downloaded notebook and the notebook page link to the site that was built
+    (the suite's SITE_URL), whatever site the committed notebook links to."""
+    _, site = built_site
+    site_url = built_config["site_url"].rstrip("/") + "/"
+    for chapter in CHAPTERS:
+        served = nbformat.read(
+            site / "notebooks" / chapter.name / f"{chapter.name}.ipynb", as_version=4
+        )
+        assert notebooks.linked_site(served) == site_url
+        links = [
+            u
+            for c in served.cells
+            if c.cell_type == "markdown"
+            for u in re.findall(r"\]\((http[^)\s]+)\)", c.source)
+        ]
+        ours = [u for u in links if "github.io" in u]
+        assert ours and all(u.startswith(site_url) for u in ours), chapter.name
+        page = (site / "notebooks" / chapter.name / "index.html").read_text("utf-8")
+        hrefs = re.findall(r'href="(https?://[^"]+)"', page)
+        recorded = notebooks.linked_site(nbformat.read(notebooks.target(chapter), as_version=4))
+        assert any(h.startswith(site_url) for h in hrefs), chapter.name
+        assert recorded == site_url or not any(h.startswith(recorded) for h in hrefs), chapter.name
+
+
+def test_links_move_to_the_site_being_built() -> None:
+    notebook = notebooks.build_notebook(CHAPTERS[0], "https://a.example.org/docs/")
+    moved = notebooks.with_links_to(notebook, "https://b.example.org/fork/")
+    assert notebooks.linked_site(moved) == "https://b.example.org/fork/"
+    text = "".join(c.source for c in moved.cells if c.cell_type == "markdown")
+    assert "https://a.example.org" not in text and "](https://b.example.org/fork/" in text
+    old = copy.deepcopy(notebook)
+    del old.metadata[notebooks.METADATA]  # a notebook from before: the placeholder's links
+    assert notebooks.linked_site(old) == notebooks.placeholder_sites()[0]
+
+
+def test_generating_for_the_placeholder_site_is_refused(monkeypatch, capsys) -> None:
+    monkeypatch.delenv("SITE_URL", raising=False)
+    monkeypatch.setattr("sys.argv", ["notebooks"])
+    assert notebooks.main() == 2
+    assert "SITE_URL is not set" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_notebook_opens_with_what_you_will_learn(chapter: Chapter) -> None:
+    from sitelib.site.frame import boxes
+
+    notebook = notebooks.build_notebook(chapter, SITE)
+    learn = next(
+        b
+        for b in boxes(notebooks.ROOT.joinpath("docs", chapter.page).read_text("utf-8"))
+        if b.kind == "learn"
+    )
+    cell = notebook.cells[2]
+    assert cell.source.startswith("**What you will learn**\n\n")
+    assert cell.source.count("\n- ") == len(learn.points)
+    for point in learn.points:
+        assert f"- {point.text}" in cell.source

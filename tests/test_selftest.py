@@ -23,7 +23,13 @@ from sitelib.check.outcomes import ExampleFailure
 from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
 from sitelib.site.mathml import MathError
-from sitelib.site.snippets import DEVICE_IDIOM, device_idiom_problems, hidden_marker_problems
+from sitelib.site.snippets import (
+    DEVICE_IDIOM,
+    device_idiom_problems,
+    hidden_marker_problems,
+    output_in_function,
+    output_in_function_problems,
+)
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -334,6 +340,37 @@ def test_broken_link_anchor_and_nav_fail_the_build(tmp_path: Path) -> None:
     assert "not_in_nav.md" in log
 
 
+FRAME_PROBLEMS = [
+    'docs/first.md:3: "What you will learn" has 2 points; it has 3 to 6 (a list, one item a point)',
+    'docs/first.md:10: a "Read first" link points to an earlier chapter\'s page, not '
+    "second/index.md",
+    'docs/first.md:19: an "In short" link points to #no-such-heading, which is no heading of '
+    "docs/first.md",
+    'docs/first.md:20: an "In short" point links to the section that shows it',
+    'docs/second/index.md:3: a chapter opens with !!! learn "What you will learn" under its title',
+    'docs/second/index.md:10: an "In short" link points into its chapter, not ../first.md#a-section',
+    'docs/second/index.md:11: an "In short" link points to a section (#anchor), not a whole '
+    "page: sub.md",
+    'docs/second/sub.md:11: a chapter page ends with !!! summary "In short"',
+]
+
+
+def test_a_chapter_without_its_frame_fails_the_build(tmp_path: Path) -> None:
+    """hooks/frame.py: too few points, a "Read first" link to a later chapter, "In short"
+    links to a missing heading, to another chapter and to a whole page, a point with no
+    link, a chapter page that does not open with the frame and one that does not end
+    with "In short": each a warning naming page and line, so --strict fails."""
+    project = fixture_project(tmp_path / "project", FIXTURES / "site_frame")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0
+    found = [
+        line.split("WARNING -  ", 1)[1]
+        for line in result.stderr.splitlines()
+        if "WARNING -  docs/" in line
+    ]
+    assert found == FRAME_PROBLEMS, result.stderr[-3000:]
+
+
 BAD_MATH = r"docs/index.md:13: cannot render the formula $\frac{1}{$ as MathML: a { is never closed"
 
 
@@ -392,6 +429,23 @@ def test_a_colon_above_a_hidden_marker_is_reported() -> None:
         "snippets/chapter/colon_above_marker.py:4: ends with a colon above a marker the "
         "site does not show (# expect-no-grad)"
     ]
+
+
+def test_output_inside_a_function_body_fails_unless_marked(eval_example: EvalExample) -> None:
+    """#> lines under a print() inside a def sit above the calls that produce them: the
+    run refuses the example, naming the first such line; a reason marker lets it be."""
+    fails(
+        "output_in_function/prints_in_def.py",
+        eval_example,
+        r"tests/fixtures/output_in_function/prints_in_def.py:10: #> output inside a "
+        r"function body.*# output-in-function: <why>",
+    )
+    marked = (FIXTURES / "output_in_function" / "marked.py").read_text("utf-8")
+    assert output_in_function(marked) == [11]
+    assert output_in_function_problems(marked, "marked.py") == []
+    # Output under a top-level call, a with block or a for loop is not in a function.
+    top = "def f():\n    return 1\n\n\nprint(f())\n#> 1\nfor i in [1]:\n    print(i)\n    #> 1\n"
+    assert output_in_function(top) == []
 
 
 def test_snippet_without_the_device_idiom_is_reported() -> None:

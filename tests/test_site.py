@@ -115,7 +115,7 @@ def test_foreign_resource_check_catches_a_cdn() -> None:
 
 
 @pytest.mark.parametrize("chapter", chapters(), ids=lambda c: c.name)
-def test_chapter_furniture(chapter, built_site) -> None:
+def test_chapter_furniture(chapter, built_site, built_config) -> None:
     _, site = built_site
     page = (site / chapter.name / "index.html").read_text("utf-8")
     h1 = html_text(re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)).strip()
@@ -130,7 +130,7 @@ def test_chapter_furniture(chapter, built_site) -> None:
         assert where in sub, sub_page
         assert 'data-chapter-complete="' not in sub or part == len(chapter.pages)
     chapter = chapter.name
-    config = load_config()
+    config = built_config
     record = re.search(r'<p class="verification-record">(.*?)</p>', page, re.S)
     assert record, "no verification record under the title"
     title = html.unescape(re.search(r"<h1[^>]*>(.*?)<", page).group(1)).replace("`", "")
@@ -182,6 +182,74 @@ def test_links_follow_the_repository_that_builds_the_site(monkeypatch) -> None:
     workflow = (ROOT / ".github" / "workflows" / "docs.yml").read_text("utf-8")
     for name in SITE_ENV:
         assert f"          {name}: " in workflow, f"docs.yml's build does not set {name}"
+
+
+# mkdocs.yml's defaults for site_url and repo_url name these: no reader may meet them.
+PLACEHOLDERS = ("example.github.io", "github.com/example")
+COLAB = re.compile(
+    r"https://colab\.research\.google\.com/github/(?P<repo>[\w.-]+/[\w.-]+)/blob/main/"
+    r"(?P<path>docs/notebooks/[\w.-]+\.ipynb)"
+)
+TEXT_FILES = {".html", ".ipynb", ".xml", ".json", ".js", ".css", ".txt"}
+
+
+def placeholder_problems(site: Path, root: Path = ROOT) -> list[str]:
+    """Each built text file (pages, notebooks, sitemap, search index) and each notebook
+    an "Open in Colab" link opens (the committed file, in the repository the link
+    names) that names a placeholder host, as ``path:line: names host``."""
+    files = [p for p in sorted(site.rglob("*")) if p.suffix in TEXT_FILES and p.is_file()]
+    opened = {
+        root / m["path"]
+        for page in files
+        if page.suffix == ".html"
+        for m in COLAB.finditer(page.read_text("utf-8", errors="replace"))
+    }
+    problems = []
+    for path in [*files, *sorted(opened)]:
+        shown = path.relative_to(site if path.is_relative_to(site) else root).as_posix()
+        text = path.read_text("utf-8", errors="replace") if path.is_file() else ""
+        for host in PLACEHOLDERS:
+            if host in text:
+                line = text.count("\n", 0, text.index(host)) + 1
+                problems.append(f"{shown}:{line}: names {host}")
+    return problems
+
+
+def test_no_placeholder_host_reaches_a_reader(built_site, built_config) -> None:
+    """The suite builds for its own SITE_URL and REPO_URL (tests/conftest.py): nothing
+    built, nor the notebook "Open in Colab" opens, may name mkdocs.yml's placeholders;
+    the Colab links open the building repository's notebooks."""
+    result, site = built_site
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert not any(host in built_config["site_url"] for host in PLACEHOLDERS), (
+        "built for the placeholder site: build with SITE_URL and REPO_URL set"
+    )
+    problems = placeholder_problems(site)
+    assert not problems, "\n".join(problems)
+    repo = built_config["repo_url"].removeprefix("https://github.com/")
+    chapter = (site / "forward_pass" / "index.html").read_text("utf-8")
+    assert {m["repo"] for m in COLAB.finditer(chapter)} == {repo}
+
+
+def test_placeholder_check_names_every_file(tmp_path: Path) -> None:
+    site, root = tmp_path / "site", tmp_path / "repo"
+    (site / "notebooks" / "x").mkdir(parents=True)
+    (root / "docs" / "notebooks").mkdir(parents=True)
+    colab = "https://colab.research.google.com/github/someone/a-fork/blob/main"
+    (site / "index.html").write_text(
+        f'<p>fine</p>\n<a href="{colab}/docs/notebooks/x.ipynb">Colab</a>\n'
+        '<link rel="canonical" href="https://example.github.io/training-step-docs/">\n'
+    )
+    (site / "notebooks" / "x" / "x.ipynb").write_text('{"a": "see https://example.github.io/"}')
+    (site / "sitemap.xml").write_text("<loc>https://someone.github.io/a-fork/</loc>\n")
+    (root / "docs" / "notebooks" / "x.ipynb").write_text(
+        '{\n "b": "https://github.com/example/training-step-docs"}'
+    )
+    assert placeholder_problems(site, root) == [
+        "index.html:3: names example.github.io",
+        "notebooks/x/x.ipynb:1: names example.github.io",
+        "docs/notebooks/x.ipynb:2: names github.com/example",
+    ]
 
 
 def _is_sys_path(node: ast.AST) -> bool:

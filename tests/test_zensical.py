@@ -3,8 +3,9 @@
 Zensical (pinned in requirements.lock) reads mkdocs.yml and runs its Markdown
 extensions, but not its MkDocs hooks or plugins. This builds a copy of the project
 with it and checks, chapter by chapter, what the content itself says: every included
-snippet (code text equal to the file), every admonition, every code annotation list
-and every formula as MathML with no raw ``$...$`` left. What only the hooks add
+snippet (code text equal to the file), every admonition, the chapter's frame (What
+you will learn, Read first, In short: titles, points and links), every code annotation
+list and every formula as MathML with no raw ``$...$`` left. What only the hooks add
 (chapter header and footer, verification line, progress list, notebooks, pictures)
 is not checked here; README, "Moving to Zensical", lists it.
 """
@@ -20,6 +21,7 @@ import pytest
 from latex2mathml.converter import convert
 
 from sitelib.site.codeblocks import copied_text
+from sitelib.site.frame import TITLES, boxes
 from sitelib.site.layout import (
     ROOT,
     chapters,
@@ -45,6 +47,11 @@ CODE_BLOCK = re.compile(
 ADMONITION_SOURCE = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+([\w-]+)")
 ADMONITION_BUILT = re.compile(r'<div class="admonition ([\w-]+)|<details class="([\w-]+)')
 MATH = re.compile(r"<math\b.*?</math>", re.S)
+FRAME_BUILT = re.compile(
+    r'<div class="admonition (?P<kind>learn|read-first|summary)">\s*'
+    r'<p class="admonition-title">(?P<title>.*?)</p>(?P<body>.*?)</div>',
+    re.S,
+)
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +134,26 @@ def zensical_problems(page: Path, built: str) -> list[str]:
             )
             break
 
+    built_frame = list(FRAME_BUILT.finditer(body))
+    for i, box in enumerate(boxes(page.read_text("utf-8"))):
+        links = sum(len(point.links) for point in box.points)
+        drawn = built_frame[i] if i < len(built_frame) else None
+        if drawn is None or (drawn["kind"], html_text(drawn["title"])) != (
+            box.kind,
+            TITLES[box.kind],
+        ):
+            problems.append(f'{name}:{box.line}: "{TITLES[box.kind]}" is not in the built page')
+        elif drawn["body"].count("<li") != len(box.points):
+            problems.append(
+                f'{name}:{box.line}: "{TITLES[box.kind]}" has {len(box.points)} points; '
+                f"the built box {drawn['body'].count('<li')}"
+            )
+        elif drawn["body"].count("<a href=") != links:
+            problems.append(
+                f'{name}:{box.line}: "{TITLES[box.kind]}" has {links} links; '
+                f"the built box {drawn['body'].count('<a href=')}"
+            )
+
     maths = MATH.findall(body)
     for i, (number, formula, mathml) in enumerate(formulas_in(page)):
         if i >= len(maths) or maths[i] != mathml:
@@ -158,6 +185,7 @@ def test_every_chapter_has_something_to_check() -> None:
     """The chapters hold what the check looks at, so it cannot pass on empty lists."""
     for page in PAGES:
         assert includes_in(page, ROOT) and admonitions_in(page), page.name
+        assert "summary" in [box.kind for box in boxes(page.read_text("utf-8"))], page.name
     assert sum(len(formulas_in(page)) for page in PAGES) > 20
     assert any(
         ANNOTATION.search((ROOT / "snippets" / i.path).read_text("utf-8"))
@@ -182,6 +210,13 @@ def _drop_admonition(html: str) -> str:
     return html.replace('class="admonition rule"', 'class="rule"', 1)
 
 
+def _drop_summary_link(html: str) -> str:
+    start = html.index('<div class="admonition summary">')
+    end = html.index("</div>", start)
+    box = re.sub(r'<a href="[^"]*">(.*?)</a>', r"\1", html[start:end], count=1)
+    return html[:start] + box + html[end:]
+
+
 def _drop_annotations(html: str) -> str:
     return re.sub(r"(log_call.*?</pre></div>\s*)<ol>.*?</ol>", r"\1", html, count=1, flags=re.S)
 
@@ -198,12 +233,16 @@ def _drop_annotations(html: str) -> str:
         (_raw_formula, r"docs/forward_pass.md: raw formula \$\\frac\{1\}\{1-p\}\$ left"),
         (_drop_admonition, r"docs/forward_pass.md:\d+: admonition 'rule' missing"),
         (
+            _drop_summary_link,
+            r'docs/forward_pass.md:\d+: "In short" has \d+ links; the built box \d+',
+        ),
+        (
             _drop_annotations,
             r"snippets/forward_pass/call_vs_forward.py has 2 code annotations; "
             r"its block is followed by 0 list items",
         ),
     ],
-    ids=["snippet", "formula", "raw-formula", "admonition", "annotations"],
+    ids=["snippet", "formula", "raw-formula", "admonition", "frame", "annotations"],
 )
 def test_zensical_check_catches_a_page_that_lacks_something(
     breaks, problem: str, zensical_site: Path

@@ -118,5 +118,10 @@ def launch_command(example: CodeExample) -> str | None:
     return snippets.launch_command(example.source)
 
 
-def multiline_prints(example: CodeExample) -> list[str]:
-    return snippets.multiline_prints(example.source, display_path(example), example.start_line)
+def output_placement(example: CodeExample) -> list[str]:
+    """Where the example's source would put printed output in the wrong place: a
+    ``print()`` spread over lines, ``#>`` lines inside a function's body."""
+    shown, offset = display_path(example), example.start_line
+    return snippets.multiline_prints(
+        example.source, shown, offset
+    ) + snippets.output_in_function_problems(example.source, shown, offset)

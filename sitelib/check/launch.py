@@ -33,7 +33,7 @@ from pathlib import Path
 from pytest_examples import CodeExample, EvalExample
 
 from sitelib.check import adapter
-from sitelib.check.examples import display_path, launch_command, multiline_prints
+from sitelib.check.examples import display_path, launch_command, output_placement
 from sitelib.check.outcomes import ExampleFailure, Skipped, skip_reason
 from sitelib.check.processes import Child, ProcessServer, Request
 
@@ -244,7 +244,7 @@ def run_launched_example(
         gpus = torch.cuda.device_count()
     if reason := skip_reason(example, device, gpus):
         raise Skipped(reason)
-    if problems := multiline_prints(example):
+    if problems := output_placement(example):
         raise LaunchError("\n".join(problems))
     adapter.lint(eval_example, example)
     seed = int.from_bytes(os.urandom(4))

@@ -51,7 +51,7 @@ from pytest_examples import CodeExample, EvalExample
 
 from sitelib.check import adapter
 from sitelib.check.device_sim import simulated_accelerator
-from sitelib.check.examples import display_path, markers, multiline_prints
+from sitelib.check.examples import display_path, markers, output_placement
 from sitelib.check.leftovers import check_devices, check_grads
 from sitelib.check.outcomes import ExampleFailure, Skipped, skip_reason
 from sitelib.check.output import compare_output, normalise_device
@@ -225,7 +225,7 @@ def run_example(
     if reason := skip_reason(example, device):
         raise Skipped(reason)
 
-    if problems := multiline_prints(example):
+    if problems := output_placement(example):
         raise ExampleFailure("\n".join(problems))
     eval_example.set_config(**adapter.CONFIG)
     eval_example.print_callback = normalise_device

@@ -1,18 +1,23 @@
 """Generate each chapter's companion notebook from the chapter's own snippet files.
 
-    python -m sitelib.site.notebooks [CHAPTER...]    # write the stale ones, executed
+    SITE_URL=https://<owner>.github.io/<repo>/ python -m sitelib.site.notebooks
+                                          # write the stale ones, linking to that site
+    python -m sitelib.site.notebooks [CHAPTER or FILE...]  # the site they already link to
     python -m sitelib.site.notebooks --all           # every notebook, every cell run again
     python -m sitelib.site.notebooks --check [CHAPTER...]  # exit 1 if one is stale
 
 A stale notebook is written again with only its stale cells executed (those whose
 code changed, or whose committed output is not their snippet's ``#>`` lines), in one
 kernel; the other cells keep their committed outputs. Every snippet runs on its own,
-so a cell's output does not depend on the cells before it.
+so a cell's output does not depend on the cells before it. Without ``SITE_URL``, a
+notebook keeps linking to the site its metadata records; one that records none (or
+mkdocs.yml's placeholder) is not written.
 
 Code cells are the snippet files the chapter's pages include, in page order, verbatim
 but for the code-annotation markers (`# (1)!`), which mean nothing in a notebook, and
 the `#>` lines, which the cell's output shows (a multi-process snippet, written to a
 file by its cell and run from a terminal, keeps them).
+The chapter's "What you will learn" opens the notebook too.
 Snippets marked `# requires: cuda` are left out: they run only in the GPU job.
 torch's own log lines on stderr (time and process id of the run that made the
 notebook) are left out of the committed outputs. Markdown cells are the chapter's
@@ -25,6 +30,7 @@ and that executing them prints the snippets' `#>` lines.
 from __future__ import annotations
 
 import copy
+import posixpath
 import re
 import sys
 import tempfile
@@ -34,6 +40,7 @@ from pathlib import Path
 import nbformat
 from markdown.extensions.toc import slugify
 
+from sitelib.site.frame import TITLES, boxes
 from sitelib.site.layout import (
     ROOT,
     Chapter,
@@ -53,6 +60,12 @@ from sitelib.site.snippets import (
 )
 
 NOTEBOOKS = ROOT / "docs" / "notebooks"
+METADATA = "training_step_docs"  # the notebook's own metadata: the site it links to
+SOLUTION_TITLE = "# @title Solution"  # Colab draws the cell as a form with this title
+# A list item, or a code block's annotation list ("1.  ..."): never a section's sentence.
+LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s")
+MD_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
+BOX = re.compile(r"^(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)")
 HEADING = re.compile(r"^(?P<level>#{1,3})\s+(?P<text>.+?)\s*$")
 
 
@@ -65,6 +78,8 @@ class Section:
     link: str  # the section on the site
     sentence: str = ""
     snippets: list[str] = field(default_factory=list)
+    task: str = ""  # an exercise's task, as the page states it
+    solutions: list[str] = field(default_factory=list)  # snippets in a Solution box
 
 
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
@@ -86,13 +101,16 @@ def _plain(text: str) -> str:
 
 
 def _first_sentence(paragraph: str) -> str:
-    """The paragraph's first sentence (a period inside a code span ends none), or
-    nothing when it ends with a colon: it announces what the notebook leaves out."""
+    """The paragraph's first sentence (a period inside a code span ends none). One
+    that ends with a colon announces the code below it, which the notebook shows
+    too: it ends with a period instead."""
     text = _plain(" ".join(paragraph.split()))
     masked = CODE_SPAN.sub(lambda m: "x" * len(m.group(0)), text)
     m = re.match(r".+?[.!?](?=\s|$)", masked)
     sentence = text[: m.end()] if m else text
-    return "" if sentence.rstrip().endswith(":") else sentence
+    return (
+        sentence.rstrip().removesuffix(":") + "." if sentence.rstrip().endswith(":") else sentence
+    )
 
 
 def notebook_snippets(chapter: Chapter) -> list[str]:
@@ -109,7 +127,9 @@ def notebook_snippets(chapter: Chapter) -> list[str]:
 
 def _sections(chapter: Chapter, site_url: str) -> list[Section]:
     """The sections of a chapter's pages, in order, each with the first sentence of
-    its text and the snippets it includes; the first is the chapter's own heading."""
+    its text and the snippets it includes; the first is the chapter's own heading.
+    An exercise box gives its section the task; a snippet in a ``??? success`` box
+    is a solution."""
     wanted = notebook_snippets(chapter)
     sections: list[Section] = []
     for page in chapter.pages:
@@ -117,16 +137,33 @@ def _sections(chapter: Chapter, site_url: str) -> list[Section]:
         text = path.read_text("utf-8")
         url = site_url + page_url(page)
         at_line = {i.line: i.path for i in includes_in(path)}
+        # Fences, blank lines and HTML comments: what prose() blanks, but for a line
+        # that is all code span (it is text, and may start a paragraph).
         hidden = code_lines(text) | {
-            n for n, line in enumerate(prose(text).split("\n"), 1) if not line.strip()
+            n
+            for n, (line, raw) in enumerate(
+                zip(prose(text).split("\n"), text.split("\n"), strict=True), 1
+            )
+            if not line.strip() and "`" not in raw
         }
         paragraph: list[str] = []
+        box = None  # the admonition the line is in
+        first = len(sections)
         for number, line in enumerate(text.split("\n"), 1):
+            if line.strip() and not line[0].isspace():
+                box = m["kind"] if (m := BOX.match(line)) else None
             if number in at_line:
                 if sections and at_line[number] in wanted:
                     wanted.remove(at_line[number])
                     sections[-1].snippets.append(at_line[number])
+                    if box == "success":
+                        sections[-1].solutions.append(at_line[number])
                 continue
+            if box == "exercise" and sections:
+                if not BOX.match(line) and number not in hidden:
+                    sections[-1].task += line.strip() + "\n"
+                elif sections[-1].task and not sections[-1].task.endswith("\n\n"):
+                    sections[-1].task += "\n"
             heading = None if number in hidden else HEADING.match(line)
             if heading:
                 title = heading.group("text").replace("`", "")
@@ -134,21 +171,57 @@ def _sections(chapter: Chapter, site_url: str) -> list[Section]:
                 sections.append(Section(title, f"{url}#{anchor}"))
                 paragraph = []
             elif sections and not sections[-1].sentence:
-                if number not in hidden and not line.startswith(
-                    (" ", "!!!", "???", "===", "|", "-", "<")
+                if number not in hidden and not (
+                    line.startswith((" ", "!!!", "???", "===", "|", "<")) or LIST_ITEM.match(line)
                 ):
                     paragraph.append(line)
                 elif paragraph:
                     sections[-1].sentence = _first_sentence(" ".join(paragraph))
                     paragraph = []
+        for section in sections[first:]:
+            section.task = _task(section.task, page, site_url)
     return sections
 
 
-def build_notebook(chapter: Chapter) -> nbformat.NotebookNode:
-    # mkdocs.yml's own site_url, not one set for a build (SITE_URL): the notebook is
-    # committed, and must not change with the machine that generates it.
+def _task(text: str, page: str, site_url: str) -> str:
+    """An exercise's text as a notebook cell states it: its paragraphs, each link to a
+    page of the site (``pitfalls.md#x``, ``#x``) made a link to the site."""
+    paragraphs = [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
+
+    def absolute(m: re.Match) -> str:
+        target = m["target"]
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):
+            return m.group(0)
+        path, _, anchor = target.partition("#")
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
+        return f"[{m['text']}]({site_url}{page_url(path)}{'#' + anchor if anchor else ''})"
+
+    return "\n\n".join(MD_LINK.sub(absolute, p) for p in paragraphs)
+
+
+def placeholder_sites() -> tuple[str, str]:
+    """mkdocs.yml's defaults for ``site_url`` and ``repo_url``: placeholders for local
+    builds, which no notebook may link to."""
     config = load_config(environ={})
-    site_url = config["site_url"].rstrip("/") + "/"
+    return config["site_url"].rstrip("/") + "/", config["repo_url"].rstrip("/")
+
+
+def notebook_site_url(environ=None) -> str:
+    """The site a generated notebook links to: ``SITE_URL``, or mkdocs.yml's default
+    (a placeholder, which :func:`main` refuses to write)."""
+    return load_config(environ=environ)["site_url"].rstrip("/") + "/"
+
+
+def linked_site(notebook: nbformat.NotebookNode) -> str:
+    """The site a notebook's links point to, as its metadata records it; one that
+    records none was generated for mkdocs.yml's default (the placeholder)."""
+    return notebook.metadata.get(METADATA, {}).get("site_url") or placeholder_sites()[0]
+
+
+def build_notebook(chapter: Chapter, site_url: str | None = None) -> nbformat.NotebookNode:
+    """The chapter's notebook, linking to ``site_url`` (by default
+    :func:`notebook_site_url`); without outputs."""
+    site_url = (site_url or notebook_site_url()).rstrip("/") + "/"
     sections = _sections(chapter, site_url)
     title = f"{chapter.number}. {chapter.title}"
     link = sections[0].link.split("#")[0]
@@ -161,34 +234,77 @@ def build_notebook(chapter: Chapter) -> nbformat.NotebookNode:
             "is drawn)."
         ),
     ]
+    learn = [
+        box
+        for box in boxes((ROOT / "docs" / chapter.page).read_text("utf-8"))
+        if box.kind == "learn"
+    ]
+    if learn:
+        points = "\n".join(f"- {point.text}" for point in learn[0].points)
+        cells.append(nbformat.v4.new_markdown_cell(f"**{TITLES['learn']}**\n\n{points}"))
     for number, section in enumerate(sections):
         if not section.snippets:
             continue
         if number:  # the title cell above stands for the page's own heading
-            context = f"{section.sentence} " if section.sentence else ""
+            text = section.task or section.sentence
+            context = f"{text}\n\n" if section.task else f"{text} " if text else ""
             more = f"([Read this section]({section.link}))"
             cells.append(nbformat.v4.new_markdown_cell(f"## {section.title}\n\n{context}{more}"))
         for snippet in section.snippets:
-            cells += snippet_cells(snippet)
+            if snippet in section.solutions:
+                cells.append(nbformat.v4.new_markdown_cell(SOLUTION_CELL))
+            cells += snippet_cells(snippet, solution=snippet in section.solutions)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
+        METADATA: {"site_url": site_url},
     }
     for i, cell in enumerate(notebook.cells):
         cell.id = f"{chapter.name}-{i}"
     return notebook
 
 
-def snippet_cells(snippet: str) -> list[nbformat.NotebookNode]:
+SOLUTION_CELL = (
+    "### Solution\n\n"
+    "Try the exercise in the cell above before you read on. The solution's cell is "
+    "folded (in JupyterLab, click the bar to the left of it to open it; in Colab, "
+    "click *Show code*)."
+)
+
+
+def with_links_to(notebook: nbformat.NotebookNode, site_url: str) -> nbformat.NotebookNode:
+    """The notebook with its links to the site it records moved to ``site_url``: what
+    the site's build serves, for the site being built."""
+    moved = copy.deepcopy(notebook)
+    old = linked_site(notebook)
+    site_url = site_url.rstrip("/") + "/"
+    if old != site_url:
+        for cell in moved.cells:
+            if cell.cell_type == "markdown":
+                cell.source = cell.source.replace(f"]({old}", f"]({site_url}")
+    moved.metadata.setdefault(METADATA, {})["site_url"] = site_url
+    return moved
+
+
+def snippet_cells(snippet: str, solution: bool = False) -> list[nbformat.NotebookNode]:
     """The cells for one snippet: its code; for a multi-process snippet (``# launch:``),
     which a notebook's kernel cannot run, a cell that writes it to a file and a note
-    with the command that runs it from a terminal."""
+    with the command that runs it from a terminal. An exercise's solution is folded:
+    JupyterLab hides its source and output, Colab draws it as a form titled
+    "Solution" (its first line, ``# @title Solution``)."""
     source = as_copied((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
     command = launch_command(source)
     if command is None:  # its output cell shows what it prints: no #> lines above it
         code = without_output(source).rstrip("\n")
-        return [nbformat.v4.new_code_cell(code, metadata={"snippet": snippet})]
+        metadata = {"snippet": snippet}
+        if solution:
+            code = f"{SOLUTION_TITLE}\n{code}"
+            metadata |= {
+                "jupyter": {"source_hidden": True, "outputs_hidden": True},
+                "cellView": "form",
+            }
+        return [nbformat.v4.new_code_cell(code, metadata=metadata)]
     name = Path(snippet).name
     return [
         nbformat.v4.new_code_cell(
@@ -273,12 +389,12 @@ def cells_to_run(path: Path, expected: nbformat.NotebookNode) -> list[int]:
     ]
 
 
-def refresh(chapter: Chapter) -> nbformat.NotebookNode | None:
+def refresh(chapter: Chapter, site_url: str | None = None) -> nbformat.NotebookNode | None:
     """The chapter's notebook with outputs, running only the cells whose committed
     outputs cannot be kept (:func:`cells_to_run`), in one kernel; None when the
     committed notebook is up to date. Every snippet runs on its own (the site's rule,
     checked as pasted), so a cell's output does not depend on the cells before it."""
-    path, expected = target(chapter), build_notebook(chapter)
+    path, expected = target(chapter), build_notebook(chapter, site_url)
     stale_cells = cells_to_run(path, expected)
     committed = nbformat.read(path, as_version=4) if path.exists() else None
     if not stale_cells and committed and without_outputs(committed) == expected:
@@ -361,6 +477,10 @@ def compare(path: Path, expected: nbformat.NotebookNode) -> list[str]:
     return []
 
 
+def _committed_site(path: Path) -> str | None:
+    return linked_site(nbformat.read(path, as_version=4)) if path.exists() else None
+
+
 def orphans() -> list[str]:
     """A committed notebook no chapter generates."""
     expected = {target(c) for c in chapters()}
@@ -372,10 +492,13 @@ def orphans() -> list[str]:
 
 
 def stale(names: list[str] | None = None) -> list[str]:
-    """What is stale among the chapters' notebooks (those of ``names``, or all, and
-    then a notebook no chapter generates too)."""
+    """The committed notebooks (those of the chapters ``names``, or all, and then a
+    notebook no chapter generates too) that are not what their chapters generate, each
+    compared with the notebook for the site it links to."""
     chosen = [c for c in chapters() if names is None or c.name in names]
-    problems = [p for c in chosen for p in compare(target(c), build_notebook(c))]
+    problems = [
+        p for c in chosen for p in compare(target(c), build_notebook(c, _committed_site(target(c))))
+    ]
     return problems + (orphans() if names is None else [])
 
 
@@ -389,14 +512,25 @@ def main() -> int:
         problems = stale(names)
         print("\n".join(problems) or "notebooks are up to date")
         return 1 if problems else 0
+    given_site = notebook_site_url()
+    given_site = None if given_site in placeholder_sites() else given_site
     NOTEBOOKS.mkdir(parents=True, exist_ok=True)
     for chapter in chapters():
         if names is not None and chapter.name not in names:
             continue
         path = target(chapter)
+        site = given_site or _committed_site(path)
+        if site is None or site in placeholder_sites():
+            print(
+                f"{path.relative_to(ROOT)}: SITE_URL is not set and the notebook links to "
+                "no published site yet. Run `SITE_URL=https://<owner>.github.io/<repo>/ "
+                "make notebooks`, with the address the site is published at.",
+                file=sys.stderr,
+            )
+            return 2
         if "--all" in sys.argv:  # every cell run again, in one kernel
-            notebook = execute(build_notebook(chapter))
-        elif (notebook := refresh(chapter)) is None:
+            notebook = execute(build_notebook(chapter, site))
+        elif (notebook := refresh(chapter, site)) is None:
             print(f"{path.relative_to(ROOT)}: up to date")
             continue
         nbformat.write(notebook, path)

@@ -11,6 +11,7 @@ Marker comments (docs/authors.md, "Markers")::
     # stays-on-cpu: history             (these globals stay on the CPU, on purpose)
     # no-module-to-check: why           (calls backward() and leaves no module: why)
     # launch: torchrun --nproc-per-node 2  (a multi-process example)
+    # output-in-function: why           (#> lines inside a def body, and why)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from sitelib.site.layout import ROOT, snippet_files
 
 MARKER = re.compile(
     r"^\s*#\s*(?P<key>requires|expect-no-grad|expect-nonfinite-grad|stays-on-cpu"
-    r"|no-module-to-check|launch):\s*(?P<value>.+?)\s*$"
+    r"|no-module-to-check|output-in-function|launch):\s*(?P<value>.+?)\s*$"
 )
 # The two lines every example picks its device with (docs/authors.md), in this order.
 DEVICE_IDIOM = (
@@ -35,13 +36,17 @@ DEVICE_IDIOM = (
 ANNOTATION = re.compile(r"[ \t]*# \((?P<number>\d+)\)!$", re.M)
 
 
+# Markers whose value is one reason, commas and all.
+REASON_MARKERS = ("no-module-to-check", "output-in-function")
+
+
 def markers(source: str) -> dict[str, list[str]]:
     """A snippet's marker comments, as ``{key: [values]}``."""
     found: dict[str, list[str]] = {}
     for line in source.splitlines():
         if m := MARKER.match(line):
             values = [v.strip() for v in m.group("value").split(",") if v.strip()]
-            if m.group("key") == "no-module-to-check":
+            if m.group("key") in REASON_MARKERS:
                 values = [m.group("value")]  # a reason, commas and all
             found.setdefault(m.group("key"), []).extend(values)
     return found
@@ -58,7 +63,13 @@ def launch_command(source: str) -> str | None:
 
 
 # Marker comments only the checks read: the site neither shows nor copies them.
-HARNESS_MARKERS = ("expect-no-grad", "expect-nonfinite-grad", "stays-on-cpu", "no-module-to-check")
+HARNESS_MARKERS = (
+    "expect-no-grad",
+    "expect-nonfinite-grad",
+    "stays-on-cpu",
+    "no-module-to-check",
+    "output-in-function",
+)
 HARNESS_LINE = re.compile(rf"^[ \t]*#[ \t]*(?:{'|'.join(HARNESS_MARKERS)}):.*\n?", re.M)
 
 
@@ -152,6 +163,46 @@ def hidden_marker_problems(root: Path = ROOT) -> list[str]:
                     f"a marker the site does not show ({line.strip().split(':')[0]})"
                 )
     return problems
+
+
+def output_in_function(source: str) -> list[int]:
+    """The 1-based lines of ``#>`` output that sit inside a function's body: below a
+    statement of a ``def`` and indented under it. The reader sees the output far from
+    the call that prints it (docs/authors.md, "Output next to its cause")."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []  # ruff reports it
+    functions = [
+        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    lines = source.splitlines()
+    found = []
+    code_line = 0  # the last line of code above, 1-based
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith("#> ") or stripped == "#>":
+            indent = len(line) - len(line.lstrip())
+            if any(
+                f.lineno <= code_line <= f.end_lineno and indent > f.col_offset for f in functions
+            ):
+                found.append(number)
+        elif stripped and not stripped.startswith("#"):
+            code_line = number
+    return found
+
+
+def output_in_function_problems(source: str, shown: str, offset: int = 0) -> list[str]:
+    """An example whose ``#>`` lines sit inside a ``def`` body (the first such line),
+    unless it says why with ``# output-in-function: <why>``."""
+    if markers(source).get("output-in-function"):
+        return []
+    return [
+        f"{shown}:{offset + number}: #> output inside a function body, far from the call "
+        "that prints it: print the result under the call, or say why with "
+        "'# output-in-function: <why>'"
+        for number in output_in_function(source)[:1]
+    ]
 
 
 def multiline_prints(source: str, shown: str, offset: int = 0) -> list[str]:

@@ -13,29 +13,29 @@ counter = CompileCounter()  # (2)!
 compiled = torch.compile(model, backend=counter)
 
 
-def call(what, batch, dtype=torch.float32):
+def graphs_after(batch, dtype=torch.float32):
     x = torch.randn(batch, 8).to(device, dtype)  # x: [B, 8]
     compiled(x)
-    print(f"{what:<19} graphs so far: {counter.frame_count}")
-    #> batch of 32         graphs so far: 1
-    #> batch of 32 again   graphs so far: 1
-    #> batch of 16         graphs so far: 2
-    #> batch of 8          graphs so far: 2
-    #> eval()              graphs so far: 3
-    #> eval() + no_grad    graphs so far: 4
-    #> train() again       graphs so far: 4
-    #> float64             graphs so far: 5
+    return counter.frame_count
 
 
-call("batch of 32", 32)
-call("batch of 32 again", 32)
-call("batch of 16", 16)  # (3)!
-call("batch of 8", 8)
+print("batch of 32:", graphs_after(32))
+#> batch of 32: 1
+print("batch of 32 again:", graphs_after(32))
+#> batch of 32 again: 1
+print("batch of 16:", graphs_after(16))  # (3)!
+#> batch of 16: 2
+print("batch of 8:", graphs_after(8))
+#> batch of 8: 2
 model.eval()
-call("eval()", 8)
+print("eval():", graphs_after(8))
+#> eval(): 3
 with torch.no_grad():
-    call("eval() + no_grad", 8)
+    print("eval() + no_grad:", graphs_after(8))
+    #> eval() + no_grad: 4
 model.train()
-call("train() again", 8)
+print("train() again:", graphs_after(8))
+#> train() again: 4
 model.double()
-call("float64", 8, torch.float64)
+print("float64:", graphs_after(8, torch.float64))
+#> float64: 5

@@ -28,7 +28,6 @@ from urllib.parse import urlparse
 
 import pytest
 
-from sitelib.site.layout import load_config
 from sitelib.site.static_site import HOW_TO_GET_CHROMIUM, find_chromium, serve
 
 FLAGS = [
@@ -173,9 +172,9 @@ class SiteVisit(Visit):
     and port match its sitemap's, so on 127.0.0.1:<port> every click is a full page
     load; here, as on GitHub Pages, it takes over."""
 
-    def __init__(self, browser, site: Path) -> None:
+    def __init__(self, browser, site: Path, site_url: str) -> None:
         self.site = site
-        super().__init__(browser, load_config()["site_url"])
+        super().__init__(browser, site_url)
 
     def _route(self, route) -> None:
         url = urlparse(route.request.url)
@@ -191,8 +190,8 @@ class SiteVisit(Visit):
 
 
 @pytest.fixture
-def site_visit(browser, built_site) -> Iterator[SiteVisit]:
-    tab = SiteVisit(browser, built_site[1])
+def site_visit(browser, built_site, built_config) -> Iterator[SiteVisit]:
+    tab = SiteVisit(browser, built_site[1], built_config["site_url"])
     yield tab
     tab.context.close()
 

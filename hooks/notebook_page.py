@@ -12,6 +12,8 @@
   (:func:`sitelib.site.codeblocks.lean_html`), and a cell that shows printed output
   (``#>`` lines of a multi-process snippet) draws it as the chapters do
   (:func:`sitelib.site.codeblocks.output_html`).
+- Its links into the torch reference name the build's release, as the chapters' do
+  (:func:`sitelib.site.reference.versioned_html`).
 - The chapter page already holds the notebook's text: keep it out of the search
   index.
 - ``page.meta["notebook_links"]``: the download and "Open in Colab" links, drawn
@@ -29,6 +31,7 @@ from mkdocs.utils import get_relative_url
 from sitelib.site.codeblocks import lean_html, output_html
 from sitelib.site.mathml import math_in_html
 from sitelib.site.notebooks import notebook_links
+from sitelib.site.reference import versioned_html
 
 MATHJAX = re.compile(
     r'<script src="(?:[^"]*mathjax[^"]*)?">\s*</script>|<script type="text/x-mathjax-config">.*?</script>',
@@ -55,4 +58,4 @@ def on_page_content(content, page, config, files):
     ):
         page.toc.items = page.toc.items[0].children
     content = lean_html(output_html(NOTEBOOK_STYLE.sub("", MATHJAX.sub("", content))))
-    return math_in_html(content, f"docs/{page.file.src_uri}")
+    return versioned_html(math_in_html(content, f"docs/{page.file.src_uri}"))

@@ -30,6 +30,7 @@ from sitelib.site.layout import (
 )
 from sitelib.site.markdown_scan import prose
 from sitelib.site.mathml import BLOCK, INLINE
+from sitelib.site.reference import linked_names, release
 from sitelib.site.snippets import ANNOTATION, HARNESS_LINE
 
 # Every page of every chapter (a chapter may have sub-pages).
@@ -137,6 +138,26 @@ def built_page(site: Path, page: Path) -> str:
 def test_chapter_builds_the_same_with_zensical(page: Path, zensical_site: Path) -> None:
     built = built_page(zensical_site, page)
     assert zensical_problems(page, built) == []
+
+
+def test_zensical_links_the_same_api_names(zensical_site: Path, built_site) -> None:
+    """The reference links are the extension's (sitelib/site/reference.py): Zensical
+    writes the same ones as MkDocs, to the same release."""
+    _, site = built_site
+
+    def links(root: Path) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for page in PAGES:
+            found |= linked_names(
+                (
+                    root / page_url(page.relative_to(ROOT / "docs").as_posix()) / "index.html"
+                ).read_text("utf-8")
+            )
+        return found
+
+    ours, theirs = links(site), links(zensical_site)
+    assert ours and theirs == ours
+    assert all(f"/docs/{release()}/" in href for href in theirs.values())
 
 
 def test_every_chapter_has_something_to_check() -> None:

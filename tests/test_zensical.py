@@ -38,7 +38,7 @@ PAGES = [ROOT / "docs" / page for chapter in chapters() for page in chapter.page
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 CODE_BLOCK = re.compile(
     r'<div class="language-\w+ highlight">.*?<pre\b[^>]*>(?P<code>.*?)</pre>'
-    r'(?:<p class="example-record">.*?</p>)?</div>'
+    r'(?:<p class="example-record">.*?</p>)?(?:<p class="block-report">.*?</p>)?</div>'
     r"\s*(?P<list><ol>.*?</ol>)?",
     re.S,
 )
@@ -189,7 +189,7 @@ def _drop_admonition(html: str) -> str:
 
 
 def _drop_annotations(html: str) -> str:
-    return re.sub(r"(log_call.*?</pre></div>\s*)<ol>.*?</ol>", r"\1", html, count=1, flags=re.S)
+    return re.sub(r"(log_call.*?</pre>(?:<p class=\"block-report\">.*?</p>)?</div>\s*)<ol>.*?</ol>", r"\1", html, count=1, flags=re.S)
 
 
 @pytest.mark.parametrize(

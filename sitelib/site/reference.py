@@ -17,7 +17,9 @@ ignored; a leading ``.`` as in ```.grad``` is allowed), and
 1. begins with ``torch.``, ``nn.``, ``F.``, ``dist.`` or ``Tensor.``
    (:data:`PREFIXES`: the short forms the pages import), or
 2. is in :data:`ALIASES`, the committed table of the other forms the pages write
-   (``GradScaler``, ``fully_shard``, ``optimizer.step``, ``model.train``...).
+   (``GradScaler``, ``fully_shard``, ``optimizer.step``, ``model.train``...); an entry
+   ending in ``()`` matches only a call (```backward()``` is a tensor's, a bare
+   ```backward``` may be a Function's).
 
 Such a name must exist in the installed torch (imported and looked up attribute by
 attribute): a misspelt or removed one fails the build with :class:`ReferenceError`,
@@ -89,7 +91,7 @@ PREFIXES = {
 ALIASES = {
     # tensors and autograd
     ".grad": "torch.Tensor.grad",
-    "backward": "torch.Tensor.backward",
+    "backward()": "torch.Tensor.backward",  # called: a tensor's (a Function's is not)
     "loss.backward": "torch.Tensor.backward",
     "loss.item": "torch.Tensor.item",
     ".item": "torch.Tensor.item",
@@ -345,30 +347,31 @@ def _dotted(node: ast.AST) -> list[str] | None:
 
 
 def written_name(code: str) -> str | None:
-    """The dotted name inline code writes (``a.b`` or a call ``a.b(...)``; a leading
-    ``.`` kept: ``.grad``), or None when it is anything else."""
+    """The dotted name inline code writes (``a.b``, or ``a.b()`` for a call, whatever
+    its arguments; a leading ``.`` kept: ``.grad``), or None when it is anything else."""
     text = code.strip()
     lead = "." if text.startswith(".") else ""
     try:
         node = ast.parse("_" + text if lead else text, mode="eval").body
     except SyntaxError:
         return None
-    if isinstance(node, ast.Call):
-        node = node.func
-    parts = _dotted(node)
+    call = isinstance(node, ast.Call)
+    parts = _dotted(node.func if call else node)
     if not parts:
         return None
     if lead:
         if parts[0] != "_":
             return None
         parts = parts[1:]
-    return lead + ".".join(parts)
+    return lead + ".".join(parts) + ("()" if call else "")
 
 
 def qualified_name(written: str) -> str | None:
     """What a written name stands for (an API name), or None when it is not one."""
-    if written in ALIASES:
-        return ALIASES[written]
+    for form in (written, written.removesuffix("()")):  # `backward()`, then `backward`
+        if form in ALIASES:
+            return ALIASES[form]
+    written = written.removesuffix("()")
     head, _, rest = written.partition(".")
     if head in PREFIXES and not written.startswith("."):
         return PREFIXES[head] + (f".{rest}" if rest else "")

@@ -189,7 +189,13 @@ def _drop_admonition(html: str) -> str:
 
 
 def _drop_annotations(html: str) -> str:
-    return re.sub(r"(log_call.*?</pre>(?:<p class=\"block-report\">.*?</p>)?</div>\s*)<ol>.*?</ol>", r"\1", html, count=1, flags=re.S)
+    return re.sub(
+        r"(log_call.*?</pre>(?:<p class=\"block-report\">.*?</p>)?</div>\s*)<ol>.*?</ol>",
+        r"\1",
+        html,
+        count=1,
+        flags=re.S,
+    )
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,8 @@
   (:func:`sitelib.site.codeblocks.lean_html`), and a cell that shows printed output
   (``#>`` lines of a multi-process snippet) draws it as the chapters do
   (:func:`sitelib.site.codeblocks.output_html`).
+- Its links into the torch reference name the build's release, as the chapters' do
+  (:func:`sitelib.site.reference.versioned_html`).
 - The chapter page already holds the notebook's text: keep it out of the search
   index.
 - Links to the site: a committed notebook links to the site it was generated for
@@ -36,6 +38,7 @@ from mkdocs.utils import get_relative_url
 from sitelib.site.codeblocks import lean_html, output_html
 from sitelib.site.mathml import math_in_html
 from sitelib.site.notebooks import linked_site, notebook_links, with_links_to
+from sitelib.site.reference import versioned_html
 
 log = logging.getLogger("mkdocs.hooks.notebook_page")
 MATHJAX = re.compile(
@@ -66,7 +69,7 @@ def on_page_content(content, page, config, files):
     recorded = linked_site(nbformat.read(page.file.abs_src_path, as_version=4))
     if recorded != _site_url(config):
         content = content.replace(f'href="{recorded}', f'href="{_site_url(config)}')
-    return math_in_html(content, f"docs/{page.file.src_uri}")
+    return versioned_html(math_in_html(content, f"docs/{page.file.src_uri}"))
 
 
 def _site_url(config) -> str:

@@ -178,6 +178,11 @@ def test_links_follow_the_repository_that_builds_the_site(monkeypatch) -> None:
         monkeypatch.setenv(name, value)
     forked = mkdocs_config(str(ROOT / "mkdocs.yml"))
     assert (forked.site_url, forked.repo_url, forked.repo_name) == tuple(SITE_ENV.values())
+    # "Report a problem" under each block (sitelib/site/report.py) reads the same two
+    assert forked.mdx_configs["sitelib.site.report"] == {
+        "repo_url": SITE_ENV["REPO_URL"],
+        "site_url": SITE_ENV["SITE_URL"],
+    }
     assert load_config()["repo_url"] == SITE_ENV["REPO_URL"]  # sitelib reads it the same way
     workflow = (ROOT / ".github" / "workflows" / "docs.yml").read_text("utf-8")
     for name in SITE_ENV:

@@ -70,7 +70,7 @@ def unpinned_uses(path: Path) -> list[str]:
 
 
 def test_the_three_workflows_exist() -> None:
-    assert {p.name for p in WORKFLOWS} >= {"tests.yml", "gpu.yml", "docs.yml"}
+    assert {p.name for p in WORKFLOWS} >= {"tests.yml", "gpu.yml", "docs.yml", "links.yml"}
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)

@@ -33,6 +33,7 @@ from sitelib.site.layout import (
 )
 from sitelib.site.markdown_scan import prose
 from sitelib.site.mathml import BLOCK, INLINE
+from sitelib.site.reference import linked_names, release
 from sitelib.site.snippets import ANNOTATION, HARNESS_LINE
 
 # Every page of every chapter (a chapter may have sub-pages).
@@ -40,7 +41,7 @@ PAGES = [ROOT / "docs" / page for chapter in chapters() for page in chapter.page
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 CODE_BLOCK = re.compile(
     r'<div class="language-\w+ highlight">.*?<pre\b[^>]*>(?P<code>.*?)</pre>'
-    r'(?:<p class="example-record">.*?</p>)?</div>'
+    r'(?:<p class="example-record">.*?</p>)?(?:<p class="block-report">.*?</p>)?</div>'
     r"\s*(?P<list><ol>.*?</ol>)?",
     re.S,
 )
@@ -181,6 +182,26 @@ def test_chapter_builds_the_same_with_zensical(page: Path, zensical_site: Path) 
     assert zensical_problems(page, built) == []
 
 
+def test_zensical_links_the_same_api_names(zensical_site: Path, built_site) -> None:
+    """The reference links are the extension's (sitelib/site/reference.py): Zensical
+    writes the same ones as MkDocs, to the same release."""
+    _, site = built_site
+
+    def links(root: Path) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for page in PAGES:
+            found |= linked_names(
+                (
+                    root / page_url(page.relative_to(ROOT / "docs").as_posix()) / "index.html"
+                ).read_text("utf-8")
+            )
+        return found
+
+    ours, theirs = links(site), links(zensical_site)
+    assert ours and theirs == ours
+    assert all(f"/docs/{release()}/" in href for href in theirs.values())
+
+
 def test_every_chapter_has_something_to_check() -> None:
     """The chapters hold what the check looks at, so it cannot pass on empty lists."""
     for page in PAGES:
@@ -218,7 +239,13 @@ def _drop_summary_link(html: str) -> str:
 
 
 def _drop_annotations(html: str) -> str:
-    return re.sub(r"(log_call.*?</pre></div>\s*)<ol>.*?</ol>", r"\1", html, count=1, flags=re.S)
+    return re.sub(
+        r"(log_call.*?</pre>(?:<p class=\"block-report\">.*?</p>)?</div>\s*)<ol>.*?</ol>",
+        r"\1",
+        html,
+        count=1,
+        flags=re.S,
+    )
 
 
 @pytest.mark.parametrize(

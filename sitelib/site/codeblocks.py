@@ -65,7 +65,7 @@ from pymdownx import highlight as pymdownx_highlight
 from pymdownx import superfences
 from pymdownx.superfences import SuperFencesCodeExtension, SuperFencesException
 
-from sitelib.site import records, snippets
+from sitelib.site import records, report, snippets
 from sitelib.site.errors import BuildError
 from sitelib.site.layout import html_text
 from sitelib.site.markdown_scan import Fence, fences, page_file, prose_lines
@@ -236,6 +236,9 @@ class Highlight(pymdownx_highlight.Highlight):
             drawn = "".join(f"<span>{html.escape(note)}</span>" for note in notes)
             end = code.rindex("</div>")
             code = f'{code[:end]}<p class="example-record">{drawn}</p>{code[end:]}'
+        if language in PYTHON and (link := report.block_link(self.md, kwargs.get("title"))):
+            end = code.rindex("</div>")  # "Report a problem" (sitelib/site/report.py)
+            code = f"{code[:end]}{link}{code[end:]}"
         return code
 
 

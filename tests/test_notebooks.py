@@ -307,11 +307,13 @@ def test_links_move_to_the_site_being_built() -> None:
     assert notebooks.linked_site(old) == notebooks.placeholder_sites()[0]
 
 
-def test_generating_for_the_placeholder_site_is_refused(monkeypatch, capsys) -> None:
-    monkeypatch.delenv("SITE_URL", raising=False)
-    monkeypatch.setattr("sys.argv", ["notebooks"])
-    assert notebooks.main() == 2
-    assert "SITE_URL is not set" in capsys.readouterr().err
+def test_generating_for_the_placeholder_site_warns() -> None:
+    placeholder = notebooks.placeholder_sites()[0]
+    site, warning = notebooks.choose_site(None, None)
+    assert site == placeholder and "SITE_URL is not set" in warning
+    assert notebooks.choose_site(None, "https://a.example.org/") == ("https://a.example.org/", None)
+    given = notebooks.choose_site("https://b.example.org/", "https://a.example.org/")
+    assert given == ("https://b.example.org/", None)
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)

@@ -10,8 +10,8 @@ A stale notebook is written again with only its stale cells executed (those whos
 code changed, or whose committed output is not their snippet's ``#>`` lines), in one
 kernel; the other cells keep their committed outputs. Every snippet runs on its own,
 so a cell's output does not depend on the cells before it. Without ``SITE_URL``, a
-notebook keeps linking to the site its metadata records; one that records none (or
-mkdocs.yml's placeholder) is not written.
+notebook keeps linking to the site its metadata records; one that records none links
+to mkdocs.yml's placeholder, with a warning (:func:`choose_site`).
 
 Code cells are the snippet files the chapter's pages include, in page order, verbatim
 but for the code-annotation markers (`# (1)!`), which mean nothing in a notebook, and
@@ -208,8 +208,25 @@ def placeholder_sites() -> tuple[str, str]:
 
 def notebook_site_url(environ=None) -> str:
     """The site a generated notebook links to: ``SITE_URL``, or mkdocs.yml's default
-    (a placeholder, which :func:`main` refuses to write)."""
+    (a placeholder: :func:`choose_site`)."""
     return load_config(environ=environ)["site_url"].rstrip("/") + "/"
+
+
+def choose_site(given: str | None, recorded: str | None) -> tuple[str, str | None]:
+    """The site a notebook is generated to link to: ``SITE_URL`` (``given``), else the
+    one the committed notebook records; and a warning when that is mkdocs.yml's
+    placeholder. The site serves every notebook with its own links either way
+    (hooks/notebook_page.py); the committed file is what "Open in Colab" opens."""
+    placeholder = placeholder_sites()[0]
+    site = given or recorded or placeholder
+    if site != placeholder:
+        return site, None
+    return site, (
+        f"WARNING: links to the placeholder {placeholder}: SITE_URL is not set and the "
+        "notebook records no published site. The site serves it with its own links, but "
+        "Open in Colab opens this file: run `SITE_URL=https://<owner>.github.io/<repo>/ "
+        "make notebooks` with the address the site is published at."
+    )
 
 
 def linked_site(notebook: nbformat.NotebookNode) -> str:
@@ -519,15 +536,9 @@ def main() -> int:
         if names is not None and chapter.name not in names:
             continue
         path = target(chapter)
-        site = given_site or _committed_site(path)
-        if site is None or site in placeholder_sites():
-            print(
-                f"{path.relative_to(ROOT)}: SITE_URL is not set and the notebook links to "
-                "no published site yet. Run `SITE_URL=https://<owner>.github.io/<repo>/ "
-                "make notebooks`, with the address the site is published at.",
-                file=sys.stderr,
-            )
-            return 2
+        site, warning = choose_site(given_site, _committed_site(path))
+        if warning:
+            print(f"{path.relative_to(ROOT)}: {warning}", file=sys.stderr)
         if "--all" in sys.argv:  # every cell run again, in one kernel
             notebook = execute(build_notebook(chapter, site))
         elif (notebook := refresh(chapter, site)) is None:

@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-lock
 PYTEST_ARGS ?=
-# Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (README, Contributing).
+# Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (CONTRIBUTING.md, "Adding a chapter").
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test test-torch check update check-page build bench lighthouse notebooks lock clean FORCE
@@ -65,7 +65,7 @@ check-page: $(STAMP)
 # `make test-torch VERSION=2.15.0` (or VERSION=latest, the newest release on the index):
 # the example, notebook and site checks, not the browser ones, against that torch release
 # in its own venv, .venv-torch-$(VERSION), with the rest of requirements.lock. Prints one
-# line per example and a summary (tests/conftest.py, --torch-report). README, "Supported
+# line per example and a summary (tests/conftest.py, --torch-report). CONTRIBUTING.md, "Supported
 # torch releases". PIP_CONSTRAINT=/dev/null: the release asked for is installed even where
 # pip is configured with a constraints file that caps torch. TORCH_INDEX_URL: an extra
 # index, e.g. https://download.pytorch.org/whl/cpu for the small CPU builds (CI does).

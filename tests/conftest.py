@@ -66,7 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if (config.getoption("numprocesses", None) or 0) > 1:
             # Each worker (and every process it starts) gets one thread for torch's
             # CPU kernels: two workers with a pool per core each would make four threads
-            # share two cores (README, Performance). Outputs are the same either way.
+            # share two cores (CONTRIBUTING.md, "Performance"). Outputs are the same either way.
             os.environ.setdefault("OMP_NUM_THREADS", "1")
         from pathlib import Path
 

@@ -203,7 +203,7 @@ def placeholder_problems(site: Path) -> list[str]:
     placeholder host, as ``path:line: names host``. Not checked: the committed
     notebook an "Open in Colab" link opens, which links to the site it was generated
     for (`SITE_URL=... make notebooks`); until the project's published address is
-    set there, that is mkdocs.yml's placeholder (README, "Notebooks and their links")."""
+    set there, that is mkdocs.yml's placeholder (CONTRIBUTING.md, "Notebooks and their links")."""
     files = [p for p in sorted(site.rglob("*")) if p.suffix in TEXT_FILES and p.is_file()]
     problems = []
     for path in files:
@@ -317,7 +317,7 @@ def test_layering_check_catches_an_import_of_tests(tmp_path: Path) -> None:
 
 def framework_imports(root: Path = ROOT) -> list[str]:
     """Where code outside tests/ imports pytest, or the build (the site half and the
-    hooks) imports the check half or pytest-examples (README, "The library")."""
+    hooks) imports the check half or pytest-examples (CONTRIBUTING.md, "The library in two halves")."""
     problems = []
     for name, tree in code_files(root, ("sitelib", "hooks", "tools")):
         site_half = name.startswith(("sitelib/site/", "hooks/"))

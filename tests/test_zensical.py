@@ -7,7 +7,7 @@ snippet (code text equal to the file), every admonition, the chapter's frame (Wh
 you will learn, Read first, In short: titles, points and links), every code annotation
 list and every formula as MathML with no raw ``$...$`` left. What only the hooks add
 (chapter header and footer, verification line, progress list, notebooks, pictures)
-is not checked here; README, "Moving to Zensical", lists it.
+is not checked here; CONTRIBUTING.md, "Moving to Zensical", lists it.
 """
 
 from __future__ import annotations

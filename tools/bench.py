@@ -1,4 +1,4 @@
-"""`make bench`: the numbers quoted in README. Measures; asserts nothing.
+"""`make bench`: the numbers quoted in CONTRIBUTING.md. Measures; asserts nothing.
 
 Sections (each prints one block):
   quiet      the machine's load before measuring: figures from a busy machine say so
@@ -233,7 +233,7 @@ def suite(label: str = "suite", runs: int = 3) -> None:
 
 def cold() -> None:
     """The suite with Inductor's cache emptied: the compile chapter compiles afresh, as
-    in a clean clone (the pip install is not counted; .ci/run's time in README is)."""
+    in a clean clone (the pip install is not counted; .ci/run's time in CONTRIBUTING.md is)."""
     shutil.rmtree(ROOT / ".cache" / "torchinductor", ignore_errors=True)
     suite("suite, Inductor's cache emptied", runs=1)
 

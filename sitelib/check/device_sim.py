@@ -26,7 +26,7 @@ The example cannot tell the simulated device from the CPU (its ``device.type`` i
 ``torch.get_rng_state``/``set_rng_state``, the device's generator is saved and
 restored with it, as on a machine whose only device is the CPU.
 
-Not covered (stated in the README's CUDA audit): float results that differ in the
+Not covered (stated in CONTRIBUTING.md's CUDA audit): float results that differ in the
 last bits between CPU and GPU kernels, TF32, non-deterministic GPU kernels, random
 tensors created with ``device=x.device`` (a fresh device object), and an example
 that saves the CPU's generator state but forgets the accelerator's.

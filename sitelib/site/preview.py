@@ -55,7 +55,7 @@ class QuietExpected(logging.Filter):
     """Drops two warnings the preview would print as a matter of course: the live-reload
     server's for the redirect from ``/`` to the site's own path
     (``/training-step-docs/``, from ``site_url``), and MkDocs' note on every dirty build
-    that other pages' navigation may be stale (said above, and in the README). Any
+    that other pages' navigation may be stale (said above, and in CONTRIBUTING.md). Any
     other warning stays."""
 
     def filter(self, record: logging.LogRecord) -> bool:

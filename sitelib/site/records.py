@@ -10,7 +10,7 @@ vouches for code that changed after it ran. The build reads every file in the re
 folder (:func:`load`; ``extra.records`` in mkdocs.yml, ``.records/`` by default) and
 shows, per chapter, the releases and devices its examples last passed on, and, next
 to a block, where that example was skipped or failed. With no file, a chapter says
-"no recorded runs". README, "Verification records", says where the files come from
+"no recorded runs". CONTRIBUTING.md, "Verification records", says where the files come from
 when the site is published.
 """
 

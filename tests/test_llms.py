@@ -47,33 +47,35 @@ def snippet_problems(text: str) -> list[str]:
     ]
 
 
-def site_url() -> str:
+def site_url(config: dict | None = None) -> str:
+    """The site's address: as the built site read it (``built_config``), or mkdocs.yml's."""
     from sitelib.site.layout import load_config
 
-    return load_config()["site_url"].rstrip("/") + "/"
+    return (config or load_config())["site_url"].rstrip("/") + "/"
 
 
-def test_llms_txt_lists_every_chapter_in_order(built_site) -> None:
+def test_llms_txt_lists_every_chapter_in_order(built_site, built_config) -> None:
     _, site = built_site
-    problems = chapter_problems((site / "llms.txt").read_text("utf-8"), site_url())
+    text = (site / "llms.txt").read_text("utf-8")
+    problems = chapter_problems(text, site_url(built_config))
     assert not problems, "\n".join(problems)
 
 
-def test_llms_full_txt_holds_every_snippet_as_copied(built_site) -> None:
+def test_llms_full_txt_holds_every_snippet_as_copied(built_site, built_config) -> None:
     _, site = built_site
     text = (site / "llms-full.txt").read_text("utf-8")
     problems = snippet_problems(text)
     assert not problems, "\n".join(problems)
     for chapter in chapters():  # every page of every chapter, by its address
         for page in chapter.pages:
-            assert f"URL: {site_url()}{page_url(page)}\n" in text, page
+            assert f"URL: {site_url(built_config)}{page_url(page)}\n" in text, page
 
 
-def test_the_files_are_made_from_the_sources_not_the_html(built_site) -> None:
+def test_the_files_are_made_from_the_sources_not_the_html(built_site, built_config) -> None:
     _, site = built_site
     full = (site / "llms-full.txt").read_text("utf-8")
-    assert full == llms_full_txt(ROOT, site_url())
-    assert (site / "llms.txt").read_text("utf-8") == llms_txt(ROOT, site_url())
+    assert full == llms_full_txt(ROOT, site_url(built_config))
+    assert (site / "llms.txt").read_text("utf-8") == llms_txt(ROOT, site_url(built_config))
     assert "<span" not in full and "--8<--" not in full.replace(";--8<--", "")
     assert "docs.pytorch.org/docs/stable/" not in full
 

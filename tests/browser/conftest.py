@@ -255,10 +255,11 @@ def _run(found: Tour, check: PageCheck, tab: Visit, path: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def tour(request, browser, site_url, built_site) -> Tour:
+def tour(request, browser, site_url, built_site, built_config) -> Tour:
     checks = page_checks(request.session)
     wanted = request.config.getoption("browser_pages")
     found, tab = Tour(), Visit(browser, site_url)
+    tab.config = built_config  # mkdocs.yml as the site was built: its site_url, repo_url
     try:
         for path in [p for p in pages(built_site) if not wanted or p in wanted]:
             found.pages.append(path)

@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from sitelib.site.layout import ROOT, load_config, mkdocs_build
+from sitelib.site.layout import ROOT, mkdocs_build
 from sitelib.site.report import TEMPLATE, parameter_problems, site_commit, site_torch
 from sitelib.site.static_site import serve
 
@@ -64,7 +64,7 @@ def report_problems(
 
 
 def page_check_report(tab, path: str) -> tuple[int, list[str]]:
-    config = load_config()
+    config = tab.config  # as the site was built (the tour's built_config)
     return report_problems(tab, path, config["repo_url"], config["site_url"])
 
 

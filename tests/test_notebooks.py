@@ -219,7 +219,6 @@ def exercise_cells(notebook: nbformat.NotebookNode) -> tuple[list, int]:
     return cells, next(i for i, c in enumerate(cells) if c.metadata.get("cellView") == "form")
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
 def test_exercise_states_its_task_and_hides_its_solution(chapter: Chapter) -> None:
     """The Exercise cell states the task as the page's exercise box does; the solution
     follows under its own heading, with a line asking the reader to try first, in a
@@ -246,7 +245,6 @@ def test_the_distributed_exercise_keeps_its_hint() -> None:
     assert cells[solution - 1].source.startswith("### Solution")
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
 def test_section_cells_start_with_prose(chapter: Chapter) -> None:
     """Each section cell carries the section's first sentence, never a list marker or a
     code block's annotation list alone, and links only to the site it is made for."""
@@ -316,7 +314,6 @@ def test_generating_for_the_placeholder_site_warns() -> None:
     assert given == ("https://b.example.org/", None)
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
 def test_notebook_opens_with_what_you_will_learn(chapter: Chapter) -> None:
     from sitelib.site.frame import boxes
 

@@ -74,13 +74,18 @@ def graph_figure(path: Path, directive: Directive, number: int) -> dict[str, Any
     }
 
 
-def plot_figure(path: Path, directive: PlotDirective, number: int, cache=plot.CACHE) -> dict:
+def plot_figure(path: Path, directive: PlotDirective, number: int) -> dict[str, Any]:
     """A plot directive's figure: each figure the snippet draws, themed, checked
     (:func:`plot.problems`), and compared with the numbers its ``#>`` lines print."""
-    drawn = plot.capture_plots(path, directive, cache)
+    drawn = plot.capture_plots(path, directive)
     if not drawn:
         raise DrawingError("the snippet draws no figure (plt.show() never had one to show)")
     wrong = [f"figure {n}: {p}" for n, f in enumerate(drawn, 1) for p in plot.problems(f)]
+    for n, f in enumerate(drawn, 1):
+        try:
+            plot.themed(f["svg"], "")
+        except DrawingError as err:
+            wrong.append(f"figure {n}: {err}")
     wrong += plot.shows_problems(path.read_text("utf-8"), drawn, directive.shows)
     if wrong:
         raise DrawingError("; ".join(wrong))

@@ -183,7 +183,7 @@ def _axes(ax) -> dict[str, Any]:
         "ylabel": ax.get_ylabel(),
         "title": ax.get_title(),
         "yscale": ax.get_yscale(),
-        "xticks": [(float(x), t) for x, t in zip(ax.get_xticks(), ticks, strict=False) if t],
+        "xticks": [[float(x), t] for x, t in zip(ax.get_xticks(), ticks, strict=False) if t],
         "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
         "series": series,
     }

@@ -67,8 +67,10 @@ COLOURS = {
     "#cccccc": "var(--plot-grid)",
     **{c: f"var(--plot-c{i})" for i, c in enumerate(CYCLE)},
 }
-# A number on a #> line: 3, -0.25, 1e-05, nan (a word that is not part of another).
-NUMBER = re.compile(r"(?<![\w.])(?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan)(?![\w.])")
+# A number on a #> line: 3, -0.25, 1e-05, 40,960, nan (not part of a word).
+NUMBER = re.compile(
+    r"(?<![\w.,])(?:-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan)(?![\w.]|,\d)"
+)
 
 
 # -- running the snippet ------------------------------------------------------------------
@@ -146,9 +148,14 @@ def _axes(ax) -> dict[str, Any]:
     in_bars = {id(p) for c in ax.containers for p in c}
     for line in ax.get_lines():
         xy = line.get_xydata()
+        kind = "line"  # or a line across the axes at one value, as axhline/axvline draw
+        if len(xy) == 2 and line.get_transform() != ax.transData:
+            kind = "hline" if xy[0, 1] == xy[1, 1] else "vline"
+        elif line.get_linestyle() in ("None", "", " "):
+            kind = "points"  # markers only
         series.append(
             {
-                "kind": "line",
+                "kind": kind,
                 "label": _label(line),
                 "x": [_num(x) for x in xy[:, 0]],
                 "y": [_num(y) for y in xy[:, 1]],
@@ -254,14 +261,18 @@ def problems(figure: dict[str, Any]) -> list[str]:
         shown = min(sizes) * PHONE_WIDTH / width
         found.append(
             f"text {min(sizes):g} pt in a figure {width:g} pt wide is {shown:.1f} px on a "
-            f"390 px screen, under {MIN_TEXT_PX} (keep matplotlib's size and font size)"
+            f"390 px screen, under {MIN_TEXT_PX} (keep the size the build draws at, text "
+            "of 11 pt or more; a log axis's 10 to a power has a smaller exponent: "
+            "plt.gca().yaxis.set_major_formatter('{x:g}') prints 0.01)"
         )
     return found
 
 
 # -- the data, in words and against the printed numbers -------------------------------------
 def _g(v: float | None) -> str:
-    return "not a number" if v is None else f"{v:.3g}"
+    if v is None:
+        return "not a number"
+    return f"{int(v):,}" if v == int(v) and abs(v) < 1e15 else f"{v:.3g}"
 
 
 def _series_text(s: dict[str, Any], ax: dict[str, Any]) -> str:
@@ -272,16 +283,23 @@ def _series_text(s: dict[str, Any], ax: dict[str, Any]) -> str:
         names = dict(ax["xticks"])
         bars = ", ".join(f"{names.get(x, _g(x))} {_g(y)}" for x, y in pairs)
         return f"{name}bars {bars}"
+    if s["kind"] in ("hline", "vline") and finite:
+        at = finite[0][1] if s["kind"] == "hline" else finite[0][0]
+        return f"{name}a {'horizontal' if s['kind'] == 'hline' else 'vertical'} line at {_g(at)}"
     if not finite:
         return f"{name}no finite values"
+    if s["kind"] == "points":
+        return f"{name}marked at " + ", ".join(f"{_g(x)} ({_g(y)})" for x, y in finite)
     (x0, y0), (x1, y1) = finite[0], finite[-1]
-    low = min(finite, key=lambda p: p[1])
+    low, high = min(finite, key=lambda p: p[1]), max(finite, key=lambda p: p[1])
     text = f"{name}{len(pairs)} points, from {_g(y0)} at {_g(x0)} to {_g(y1)} at {_g(x1)}"
-    if low not in (finite[0], finite[-1]):
+    if high[1] > max(y0, y1):
+        text += f", highest {_g(high[1])} at {_g(high[0])}"
+    if low[1] < min(y0, y1):
         text += f", lowest {_g(low[1])} at {_g(low[0])}"
     bad = [x for x, y in pairs if y is None]
     if bad:
-        text += f"; not a number from {_g(bad[0])} on"
+        text += f"; not finite (inf or NaN) from {_g(bad[0])} on"
     return text
 
 
@@ -296,20 +314,32 @@ def alt_text(figures: list[dict[str, Any]]) -> str:
     return " ".join(s.rstrip(".") + "." for s in said)
 
 
-def value(figures: list[dict[str, Any]], expression: str) -> float | None:
-    """``label.stat`` or ``label[i]``: a number the figures draw. ``stat`` is first,
-    last, min, max, argmin, argmax (the x there), len, or nan (the x of the first
-    value that is not finite). An unlabelled series is ``_``."""
-    m = re.fullmatch(r"(?P<label>.+?)(?:\.(?P<stat>\w+)|\[(?P<index>-?\d+)\])", expression)
-    if not m:
-        raise DrawingError(f"shows: {expression!r} is not label.stat or label[i]")
-    label = "" if m["label"] == "_" else m["label"]
-    found = [s for f in figures for ax in f["data"] for s in ax["series"] if s["label"] == label]
+def series(figures: list[dict[str, Any]], label: str) -> dict[str, Any]:
+    """The one series labelled ``label`` (``_``: the unlabelled one)."""
+    name = "" if label == "_" else label
+    found = [s for f in figures for ax in f["data"] for s in ax["series"] if s["label"] == name]
     if len(found) != 1:
-        raise DrawingError(f"shows: {len(found)} series are labelled {m['label']!r}, not one")
-    s = found[0]
+        raise DrawingError(f"shows: {len(found)} series are labelled {label!r}, not one")
+    return found[0]
+
+
+def value(figures: list[dict[str, Any]], expression: str) -> float | None:
+    """``label.stat``, ``label[i]`` (the i-th y) or ``label.x[i]``: a number the
+    figures draw. ``stat`` is first,
+    last, min, max, argmin, argmax (the x there), len, x (the first x: where an
+    ``axvline`` is), or nan (the x of the first value that is not finite: inf or NaN).
+    An unlabelled series is ``_``."""
+    m = re.fullmatch(
+        r"(?P<label>.+?)(?:\.(?P<stat>\w+)|(?P<x>\.x)?\[(?P<index>-?\d+)\])", expression
+    )
+    if not m:
+        raise DrawingError(f"shows: {expression!r} is not label.stat, label[i] or label.x[i]")
+    s = series(figures, m["label"])
     if m["index"] is not None:
-        return s["y"][int(m["index"])]
+        values = s["x"] if m["x"] else s["y"]
+        if not -len(values) <= int(m["index"]) < len(values):
+            raise DrawingError(f"shows: {expression}: the series has {len(values)} values")
+        return values[int(m["index"])]
     finite = [(x, y) for x, y in zip(s["x"], s["y"], strict=True) if y is not None]
     stats = {
         "first": lambda: s["y"][0],
@@ -319,6 +349,7 @@ def value(figures: list[dict[str, Any]], expression: str) -> float | None:
         "argmin": lambda: min(finite, key=lambda p: p[1])[0],
         "argmax": lambda: max(finite, key=lambda p: p[1])[0],
         "len": lambda: len(s["y"]),
+        "x": lambda: s["x"][0],
         "nan": lambda: next(x for x, y in zip(s["x"], s["y"], strict=True) if y is None),
     }
     if m["stat"] not in stats:
@@ -334,15 +365,30 @@ def _matches(printed: str, drawn: float | None) -> bool:
         return drawn is None
     if drawn is None:
         return False
+    printed = printed.replace(",", "")
     mantissa, _, exponent = printed.lower().partition("e")
     decimals = len(mantissa.partition(".")[2]) - int(exponent or 0)
     return abs(float(printed) - drawn) <= 0.5 * 10.0**-decimals * (1 + 1e-9)
+
+
+def _expanded(figures: list[dict[str, Any]], shows: tuple) -> tuple:
+    """``label[*]`` and ``label.x[*]`` stand for every value of the series, in order."""
+    out: list[str | None] = []
+    for entry in shows:
+        m = re.fullmatch(r"(?P<label>.+?)(?P<x>\.x)?\[\*\]", entry or "")
+        if m is None:
+            out.append(entry)
+            continue
+        n = len(series(figures, m["label"])["y"])
+        out += [f"{m['label']}{m['x'] or ''}[{i}]" for i in range(n)]
+    return tuple(out)
 
 
 def shows_problems(source: str, figures: list[dict[str, Any]], shows: tuple) -> list[str]:
     """Where the numbers the ``#>`` lines print differ from what the figures draw:
     ``shows`` says, number by number (in print order), what each one is in the plot."""
     printed = [n for line in expected_output(source) for n in NUMBER.findall(line)]
+    shows = _expanded(figures, shows)
     found = []
     if len(shows) > len(printed):
         found.append(f"shows: {len(shows)} entries, but the #> lines print {len(printed)} numbers")

@@ -19,6 +19,7 @@ and that executing them prints the snippets' `#>` lines.
 from __future__ import annotations
 
 import copy
+import os
 import re
 import sys
 import tempfile
@@ -196,6 +197,34 @@ def without_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return bare
 
 
+# How the kernel that makes the committed outputs draws a figure: as SVG (text as
+# text, the ids the plots on the site use: sitelib/site/pictures/plot.py), the same
+# bytes on every run (no date). Set through the kernel's environment, not a cell:
+# every code cell is a snippet, as a reader copies it.
+KERNEL_CONFIG = """\
+c.InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+c.InlineBackend.figure_formats = {"svg"}
+"""
+
+
+def kernel_env(folder: Path) -> dict[str, str]:
+    """The environment of the kernel that executes the notebooks: an IPython profile
+    (KERNEL_CONFIG) and a matplotlibrc under ``folder``."""
+    from sitelib.site.pictures.plot import SALT
+
+    profile = folder / "ipython" / "profile_default"
+    profile.mkdir(parents=True)
+    (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG, "utf-8")
+    rc = folder / "matplotlibrc"
+    rc.write_text(f"svg.fonttype: none\nsvg.hashsalt: {SALT}\nbackend: agg\n", "utf-8")
+    return {
+        **os.environ,
+        "IPYTHONDIR": str(folder / "ipython"),
+        "MATPLOTLIBRC": str(rc),
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    }
+
+
 def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     from nbclient import NotebookClient
 
@@ -207,7 +236,7 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             kernel_name="python3",
             allow_errors=False,
             resources={"metadata": {"path": cwd}},
-        ).execute()
+        ).execute(env=kernel_env(Path(cwd) / ".kernel"))
     for cell in executed.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":

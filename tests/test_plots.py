@@ -69,7 +69,8 @@ def test_plot_draws_what_the_example_prints(
     html = (site / page.removesuffix(".md") / "index.html").read_text("utf-8")
     shown = re.search(rf'<figure class="plot" id="plot-{number}">.*?</figure>', html, re.S)
     assert shown, f"{where}: no figure plot-{number} in the page"
-    for svg in re.findall(r"<svg.*?</svg>", shown.group(0), re.S):
+    svgs = re.findall(r"<svg.*?</svg>", shown.group(0), re.S)
+    for svg in svgs:
         size = len(gzip.compress(svg.encode()))
         assert size <= MAX_GZIP_BYTES, f"{where}: {size} bytes compressed"
 
@@ -79,6 +80,11 @@ def test_plot_draws_what_the_example_prints(
     assert directive.shows, f"{where}: shows: names none of the printed numbers"
     assert [p for f in drawn for p in plot.problems(f)] == [], where
     assert plot.shows_problems(source, drawn, directive.shows) == [], where
+    for svg, figure in zip(svgs, drawn, strict=True):  # the page shows the tick labels
+        texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+        for ax in figure["data"]:
+            for _, label in ax["xticks"] + ax["yticks"]:
+                assert label in texts, f"{where}: tick label {label!r} not drawn"
 
     other = plot.capture_plots(varied(path, tmp_path), directive, cache=None)
     assert data(other) != data(drawn), f"{where}: changing the example leaves the plot the same"

@@ -61,5 +61,6 @@ for kind in runs["plain"]:
     bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
 plt.xlabel("one training step")
 plt.ylabel("bytes")
-plt.legend()
+plt.ylim(0, 500_000)  # room above the bars for the legend
+plt.legend(loc="upper center", ncols=2)
 plt.show()

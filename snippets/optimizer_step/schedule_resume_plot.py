@@ -65,5 +65,6 @@ plt.plot(steps[stop:], resumed, "x", ms=10, label="resumed: state dicts")
 plt.plot(steps[stop:], by_last_epoch, "s--", label="resumed: last_epoch=")
 plt.xlabel("step")
 plt.ylabel("learning rate")
-plt.legend()
+plt.ylim(0, 0.02)  # room above the curves for the legend
+plt.legend(loc="upper right")
 plt.show()

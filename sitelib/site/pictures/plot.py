@@ -140,6 +140,12 @@ def _label(artist) -> str:
     return "" if label.startswith("_") else label
 
 
+def _ticks(values, labels) -> list[list]:
+    """[value, label] of each labelled tick."""
+    pairs = zip(values, (t.get_text() for t in labels), strict=False)
+    return [[float(v), text] for v, text in pairs if text]
+
+
 def _axes(ax) -> dict[str, Any]:
     from matplotlib.collections import PathCollection
     from matplotlib.container import BarContainer
@@ -184,13 +190,13 @@ def _axes(ax) -> dict[str, Any]:
                 }
             )
     legend = ax.get_legend()
-    ticks = [t.get_text() for t in ax.get_xticklabels()]
     return {
         "xlabel": ax.get_xlabel(),
         "ylabel": ax.get_ylabel(),
         "title": ax.get_title(),
         "yscale": ax.get_yscale(),
-        "xticks": [[float(x), t] for x, t in zip(ax.get_xticks(), ticks, strict=False) if t],
+        "xticks": _ticks(ax.get_xticks(), ax.get_xticklabels()),
+        "yticks": _ticks(ax.get_yticks(), ax.get_yticklabels()),
         "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
         "series": series,
     }
@@ -227,7 +233,8 @@ def themed(svg: str, prefix: str) -> dict[str, str]:
     body = re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", body)
     body = re.sub(r'(id="|href="#|url\(#)', rf"\g<1>{prefix}-", body)
     body = re.sub(r' transform="rotate\(-0 [^"]*"', "", body)  # a turn by nothing
-    body = re.sub(r"(\d+\.\d\d)\d+", r"\1", body)
+    # In the markup only: a tick label's text (0.0025) keeps every digit.
+    body = re.sub(r"<[^>]+>", lambda m: re.sub(r"(\d+\.\d\d)\d+", r"\1", m[0]), body)
     body = re.sub(r"\s*\n\s*", " ", body)
     body = re.sub(r">\s+<", "><", body).strip()
     return {"width": head.group(1), "height": head.group(2), "viewbox": head.group(3), "body": body}

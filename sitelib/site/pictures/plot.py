@@ -140,10 +140,12 @@ def _label(artist) -> str:
     return "" if label.startswith("_") else label
 
 
-def _ticks(values, labels) -> list[list]:
-    """[value, label] of each labelled tick."""
+def _ticks(values, labels, limits) -> list[list]:
+    """[value, label] of each labelled tick inside the axis (matplotlib keeps a few
+    beyond it, not drawn)."""
+    low, high = sorted(limits)
     pairs = zip(values, (t.get_text() for t in labels), strict=False)
-    return [[float(v), text] for v, text in pairs if text]
+    return [[float(v), text] for v, text in pairs if text and low <= v <= high]
 
 
 def _axes(ax) -> dict[str, Any]:
@@ -195,8 +197,8 @@ def _axes(ax) -> dict[str, Any]:
         "ylabel": ax.get_ylabel(),
         "title": ax.get_title(),
         "yscale": ax.get_yscale(),
-        "xticks": _ticks(ax.get_xticks(), ax.get_xticklabels()),
-        "yticks": _ticks(ax.get_yticks(), ax.get_yticklabels()),
+        "xticks": _ticks(ax.get_xticks(), ax.get_xticklabels(), ax.get_xlim()),
+        "yticks": _ticks(ax.get_yticks(), ax.get_yticklabels(), ax.get_ylim()),
         "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
         "series": series,
     }

@@ -240,3 +240,22 @@ def test_the_notebook_kernel_draws_the_same_svg_every_run() -> None:
     [svg] = [o.data["image/svg+xml"] for o in runs[0] if o.output_type == "display_data"]
     assert "<text" in svg and "<dc:date>" not in svg
     assert "image/png" not in runs[0][-1].data
+
+
+def test_a_notebook_with_a_png_figure_is_stale(tmp_path: Path) -> None:
+    import nbformat
+
+    from sitelib.site import notebooks
+
+    chapter = next(c for c in notebooks.chapters() if c.name == "forward_backward")
+    expected = notebooks.build_notebook(chapter)
+    committed = notebooks.without_outputs(expected)  # its cells are current
+    nbformat.write(committed, tmp_path / "svg.ipynb")
+    assert notebooks.compare(tmp_path / "svg.ipynb", expected) == []
+    for cell in committed.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [nbformat.v4.new_output("display_data", {"image/png": "iVBO"})]
+    nbformat.write(committed, tmp_path / "png.ipynb")
+    assert notebooks.compare(tmp_path / "png.ipynb", expected) == [
+        f"{tmp_path / 'png.ipynb'}: a figure is a PNG, not SVG (KERNEL_CONFIG; run `make notebooks`)"
+    ]

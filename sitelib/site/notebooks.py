@@ -283,8 +283,12 @@ def compare(path: Path, expected: nbformat.NotebookNode) -> list[str]:
     name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     if not path.exists():
         return [f"{name}: missing (run `make notebooks`)"]
-    if without_outputs(nbformat.read(path, as_version=4)) != expected:
+    committed = nbformat.read(path, as_version=4)
+    if without_outputs(committed) != expected:
         return [f"{name}: stale, it differs from its chapter's snippets (run `make notebooks`)"]
+    outputs = [o for c in committed.cells if c.cell_type == "code" for o in c.outputs]
+    if any("image/png" in o.get("data", {}) for o in outputs):
+        return [f"{name}: a figure is a PNG, not SVG (KERNEL_CONFIG; run `make notebooks`)"]
     return []
 
 
@@ -306,7 +310,7 @@ def main() -> int:
     for chapter in chapters():
         path = target(chapter)
         notebook = build_notebook(chapter)
-        if path.exists() and without_outputs(nbformat.read(path, as_version=4)) == notebook:
+        if not compare(path, notebook):
             print(f"{path.relative_to(ROOT)}: up to date")
             continue
         nbformat.write(execute(notebook), path)

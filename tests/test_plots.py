@@ -234,12 +234,15 @@ def test_the_notebook_kernel_draws_the_same_svg_every_run() -> None:
     from sitelib.site import notebooks
 
     source = (FIXTURE / "snippets" / "chapter" / "curve.py").read_text("utf-8")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
-    runs = [notebooks.execute(notebook).cells[0].outputs for _ in range(2)]
+    cells = [nbformat.v4.new_code_cell(source, id=f"c{n}") for n in range(2)]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    runs = [[c.outputs for c in notebooks.execute(notebook).cells] for _ in range(2)]
     assert runs[0] == runs[1]
-    [svg] = [o.data["image/svg+xml"] for o in runs[0] if o.output_type == "display_data"]
-    assert "<text" in svg and "<dc:date>" not in svg
-    assert "image/png" not in runs[0][-1].data
+    svgs = [o.data["image/svg+xml"] for c in runs[0] for o in c if "data" in o]
+    assert len(svgs) == 2 and all("<text" in s and "<dc:date>" not in s for s in svgs)
+    assert not any("image/png" in o.get("data", {}) for c in runs[0] for o in c)
+    ids = [re.findall(r' id="([^"]+)"', svg) for svg in svgs]
+    assert ids[0] and not set(ids[0]) & set(ids[1])  # two figures, one page: no id twice
 
 
 def test_a_notebook_with_a_png_figure_is_stale(tmp_path: Path) -> None:

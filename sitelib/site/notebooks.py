@@ -241,6 +241,7 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = [o for o in map(_without_torch_logs, cell.outputs) if o is not None]
+            _svg_ids_of_their_cell(cell)
     executed.metadata = copy.deepcopy(notebook.metadata)  # drop what the kernel added
     return executed
 
@@ -248,6 +249,16 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
 # A line of torch's own log (glog's format: level, date, time, pid, source), such as
 # Dynamo's "W1201 16:56:05.862000 4160 torch/_logging/_internal.py:1345] ...".
 TORCH_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] .*\n?", re.M)
+
+
+def _svg_ids_of_their_cell(cell) -> None:
+    """Each SVG figure's ids prefixed with its cell's id and number: the notebook's
+    page shows every figure inline, and two would share a tick's id."""
+    from sitelib.site.pictures.plot import prefixed_ids
+
+    figures = [o for o in cell.outputs if "image/svg+xml" in o.get("data", {})]
+    for n, output in enumerate(figures, 1):
+        output.data["image/svg+xml"] = prefixed_ids(output.data["image/svg+xml"], f"{cell.id}-{n}")
 
 
 def _without_torch_logs(output):

@@ -213,6 +213,14 @@ def _figure(fig) -> dict[str, Any]:
 
 
 # -- the SVG, themed ----------------------------------------------------------------------
+def prefixed_ids(svg: str, prefix: str) -> str:
+    """matplotlib's SVG with the ids nothing refers to dropped and the others made
+    ``{prefix}-{id}``: two figures in one page draw the same tick with the same id."""
+    used = set(re.findall(r'(?:href="|url\()#([^")]+)', svg))  # what refers to an id
+    svg = re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", svg)
+    return re.sub(r'(id="|href="#|url\(#)', rf"\g<1>{prefix}-", svg)
+
+
 def themed(svg: str, prefix: str) -> dict[str, str]:
     """``width``, ``height`` (points), ``viewbox`` and ``body`` of matplotlib's SVG:
     colours replaced by the site's (COLOURS), fonts left to the stylesheet, ids made
@@ -231,9 +239,7 @@ def themed(svg: str, prefix: str) -> dict[str, str]:
         )
     body = re.sub(r"#[0-9a-fA-F]{6}\b", lambda m: COLOURS[m.group(0).lower()], body)
     body = re.sub(r"font-family: [^;\"]*;? ?", "", body)
-    used = set(re.findall(r'(?:href="|url\()#([^")]+)', body))  # what refers to an id
-    body = re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", body)
-    body = re.sub(r'(id="|href="#|url\(#)', rf"\g<1>{prefix}-", body)
+    body = prefixed_ids(body, prefix)
     body = re.sub(r' transform="rotate\(-0 [^"]*"', "", body)  # a turn by nothing
     # In the markup only: a tick label's text (0.0025) keeps every digit.
     body = re.sub(r"<[^>]+>", lambda m: re.sub(r"(\d+\.\d\d)\d+", r"\1", m[0]), body)

@@ -65,7 +65,17 @@ def data(drawn: list[dict]) -> list:
 
 
 def test_the_chapters_have_plots() -> None:
-    assert {"forward_backward/loss_curve.py"} <= {d.snippet for _, _, d in DIRECTIVES}
+    assert {
+        "forward_backward/loss_curve.py",
+        "optimizer_step/schedule_resume_plot.py",
+        "debugging/overfit_curve.py",
+        "debugging/lr_too_high_curve.py",
+        "mixed_precision/scaler_curve.py",
+        "memory/memory_bars.py",
+        "training_loop/loss_per_epoch.py",
+        "zeroing_accumulation/zeroing_curve.py",
+        "compile/recompile_curve.py",
+    } <= {d.snippet for _, _, d in DIRECTIVES}
 
 
 @pytest.mark.parametrize(("page", "number", "directive"), DIRECTIVES, ids=IDS)

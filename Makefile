@@ -71,7 +71,7 @@ check-page: $(STAMP)
 # index, e.g. https://download.pytorch.org/whl/cpu for the small CPU builds (CI does).
 TORCH_INDEX_URL ?=
 TORCH_TESTS := tests/test_examples.py tests/test_fresh.py tests/test_launch.py tests/test_notebooks.py \
-  tests/test_pictures.py tests/test_site.py tests/test_selftest.py
+  tests/test_pictures.py tests/test_plots.py tests/test_site.py tests/test_selftest.py
 ifdef VERSION
 # A release (2.15.0, 2.16.0rc1) or latest: letters, digits and dots, checked before use.
 version-rest := $(VERSION)

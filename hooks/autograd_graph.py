@@ -1,7 +1,8 @@
-"""Pictures of the autograd graph, drawn from the examples at build time.
+"""Pictures drawn from the examples at build time: the autograd graph, and plots.
 
-A page asks for one with an ``<!-- autograd-graph ... -->`` directive (see
-docs/authors.md). :mod:`sitelib.site.pictures` runs the snippet, walks the graph
+A page asks for one with an ``<!-- autograd-graph ... -->`` or ``<!-- plot ... -->``
+directive (see docs/authors.md); a plot is what the snippet draws with matplotlib,
+captured from its run (``partials/plot.html`` draws it). :mod:`sitelib.site.pictures` runs the snippet, walks the graph
 that autograd recorded and has Graphviz lay it out; ``partials/autograd-graph.html``
 draws the figure, its caption and its legend, which take the directive's place in
 the page's Markdown as a block of raw HTML (Markdown leaves such a block as it is).
@@ -26,11 +27,11 @@ def on_page_markdown(markdown, page, config, files):
         raise PluginError(str(err)) from None
     if not found:
         return markdown
-    template = config.theme.get_env().get_template("partials/autograd-graph.html")
+    env = config.theme.get_env()
     out, end = [], 0
     for m, figure in found:
         indent = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())]
-        drawn = template.render(figure=figure).strip()
+        drawn = env.get_template(figure["template"]).render(figure=figure).strip()
         block = "\n".join(indent + line if line.strip() else line for line in drawn.split("\n"))
         out += [markdown[end : m.start()], "\n", block, "\n"]
         end = m.end()

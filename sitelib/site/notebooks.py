@@ -30,6 +30,7 @@ and that executing them prints the snippets' `#>` lines.
 from __future__ import annotations
 
 import copy
+import os
 import posixpath
 import re
 import sys
@@ -344,6 +345,34 @@ def without_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return bare
 
 
+# How the kernel that makes the committed outputs draws a figure: as SVG (text as
+# text, the ids the plots on the site use: sitelib/site/pictures/plot.py), the same
+# bytes on every run (no date). Set through the kernel's environment, not a cell:
+# every code cell is a snippet, as a reader copies it.
+KERNEL_CONFIG = """\
+c.InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+c.InlineBackend.figure_formats = {"svg"}
+"""
+
+
+def kernel_env(folder: Path) -> dict[str, str]:
+    """The environment of the kernel that executes the notebooks: an IPython profile
+    (KERNEL_CONFIG) and a matplotlibrc under ``folder``."""
+    from sitelib.site.pictures.plot import SALT
+
+    profile = folder / "ipython" / "profile_default"
+    profile.mkdir(parents=True)
+    (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG, "utf-8")
+    rc = folder / "matplotlibrc"
+    rc.write_text(f"svg.fonttype: none\nsvg.hashsalt: {SALT}\nbackend: agg\n", "utf-8")
+    return {
+        **os.environ,
+        "IPYTHONDIR": str(folder / "ipython"),
+        "MATPLOTLIBRC": str(rc),
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    }
+
+
 def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """``notebook`` executed in one kernel, top to bottom."""
     from nbclient import NotebookClient
@@ -356,11 +385,12 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             kernel_name="python3",
             allow_errors=False,
             resources={"metadata": {"path": cwd}},
-        ).execute()
+        ).execute(env=kernel_env(Path(cwd) / ".kernel"))
     for cell in executed.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = [o for o in map(_without_torch_logs, cell.outputs) if o is not None]
+            _svg_ids_of_their_cell(cell)
     executed.metadata = copy.deepcopy(notebook.metadata)  # drop what the kernel added
     return executed
 
@@ -379,11 +409,18 @@ def _runs_in_kernel(cell: nbformat.NotebookNode) -> bool:
     return cell.cell_type == "code" and "launch" not in cell.metadata
 
 
+def _has_png(cell: nbformat.NotebookNode) -> bool:
+    """A figure the kernel drew as a PNG (the site's figures are SVG: KERNEL_CONFIG)."""
+    return any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
+
+
 def _outputs_match(cell: nbformat.NotebookNode) -> bool:
     """A kernel-run cell prints its snippet's #> lines (a cell that writes a
     multi-process snippet to a file shows only that it wrote it)."""
     if not _runs_in_kernel(cell):
         return True
+    if _has_png(cell):
+        return False  # drawn before figures were SVG: run again
     source = (ROOT / "snippets" / cell.metadata["snippet"]).read_text("utf-8")
     return printed(cell) == expected_output(source)
 
@@ -440,6 +477,16 @@ def refresh(chapter: Chapter, site_url: str | None = None) -> nbformat.NotebookN
 TORCH_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] .*\n?", re.M)
 
 
+def _svg_ids_of_their_cell(cell) -> None:
+    """Each SVG figure's ids prefixed with its cell's id and number: the notebook's
+    page shows every figure inline, and two would share a tick's id."""
+    from sitelib.site.pictures.plot import prefixed_ids
+
+    figures = [o for o in cell.outputs if "image/svg+xml" in o.get("data", {})]
+    for n, output in enumerate(figures, 1):
+        output.data["image/svg+xml"] = prefixed_ids(output.data["image/svg+xml"], f"{cell.id}-{n}")
+
+
 def _without_torch_logs(output):
     """A cell's output without torch's log lines on stderr: they carry the time and the
     process id of the run that made the notebook, and say nothing the page teaches (a
@@ -486,6 +533,8 @@ def compare(path: Path, expected: nbformat.NotebookNode) -> list[str]:
         why = f"snippets/{changed[0]}'s cell differs" if changed else "its text differs"
         return [f"{name}: stale, {why} from its chapter (run `make notebooks`)"]
     for cell in committed.cells:
+        if cell.cell_type == "code" and _has_png(cell):
+            return [f"{name}: a figure is a PNG, not SVG (KERNEL_CONFIG; run `make notebooks`)"]
         if cell.cell_type == "code" and not _outputs_match(cell):
             return [
                 f"{name}: stale, snippets/{cell.metadata['snippet']}'s output cell is not "

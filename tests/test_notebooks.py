@@ -175,3 +175,16 @@ def test_notebook_text_quotes_its_chapter_and_links_to_its_sections(
         for url, anchor in re.findall(r"\((\S+?)#([\w-]+)\)", cell.source):
             page = (site / url.removeprefix(site_url) / "index.html").read_text("utf-8")
             assert f'id="{anchor}"' in page, f"{url}#{anchor}"
+
+
+def test_a_cell_that_needs_a_newer_torch_says_so(tmp_path: Path, monkeypatch) -> None:
+    """A snippet marked ``# requires: torch>=2.13`` gets a line before its cell (the
+    notebook may be opened on an older torch); others get none."""
+    (tmp_path / "snippets" / "c").mkdir(parents=True)
+    (tmp_path / "snippets" / "c" / "new.py").write_text("# requires: torch>=2.13\nimport torch\n")
+    (tmp_path / "snippets" / "c" / "old.py").write_text("import torch\n")
+    monkeypatch.setattr(notebooks, "ROOT", tmp_path)
+    note, code = notebooks.snippet_cells("c/new.py")
+    assert (note.cell_type, note.source) == ("markdown", "The next cell needs torch 2.13 or newer.")
+    assert code.cell_type == "code" and code.metadata["snippet"] == "c/new.py"
+    assert [c.cell_type for c in notebooks.snippet_cells("c/old.py")] == ["code"]

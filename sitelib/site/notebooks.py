@@ -7,7 +7,8 @@ Code cells are the snippet files the chapter's pages include, in page order, ver
 but for the code-annotation markers (`# (1)!`), which mean nothing in a notebook, and
 the `#>` lines, which the cell's output shows (a multi-process snippet, written to a
 file by its cell and run from a terminal, keeps them).
-Snippets marked `# requires: cuda` are left out: they run only in the GPU job.
+Snippets marked `# requires: cuda` are left out: they run only in the GPU job. One
+marked `# requires: torch>=2.13` gets a line before its cell saying so.
 torch's own log lines on stderr (time and process id of the run that made the
 notebook) are left out of the committed outputs. Markdown cells are the chapter's
 section headings, each with the first sentence of
@@ -33,7 +34,9 @@ from sitelib.site.markdown_scan import code_lines, prose
 from sitelib.site.snippets import (
     as_copied,
     launch_command,
+    needs_torch,
     requires_cuda,
+    requires_torch,
     without_output,
 )
 
@@ -168,14 +171,19 @@ def build_notebook(chapter: Chapter) -> nbformat.NotebookNode:
 def snippet_cells(snippet: str) -> list[nbformat.NotebookNode]:
     """The cells for one snippet: its code; for a multi-process snippet (``# launch:``),
     which a notebook's kernel cannot run, a cell that writes it to a file and a note
-    with the command that runs it from a terminal."""
+    with the command that runs it from a terminal; for a snippet that needs a newer
+    torch than the oldest the site supports, a line before it that says so."""
     source = as_copied((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
     command = launch_command(source)
+    release = requires_torch(source)
+    new_markdown = nbformat.v4.new_markdown_cell
+    note = [new_markdown(f"The next cell {needs_torch(release)}.")] if release else []
     if command is None:  # its output cell shows what it prints: no #> lines above it
         code = without_output(source).rstrip("\n")
-        return [nbformat.v4.new_code_cell(code, metadata={"snippet": snippet})]
+        return [*note, nbformat.v4.new_code_cell(code, metadata={"snippet": snippet})]
     name = Path(snippet).name
     return [
+        *note,
         nbformat.v4.new_code_cell(
             f"%%writefile {name}\n{source}", metadata={"snippet": snippet, "launch": command}
         ),

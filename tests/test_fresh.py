@@ -64,3 +64,13 @@ def test_fresh_run_catches_a_snippet_that_needs_anything_else(
     (problem,) = fresh_problems(path, run_as_pasted(fresh_server, path).result()[0])
     assert problem.startswith("tests/fixtures/fresh/needs_a_file.py: failed in a fresh process")
     assert "FileNotFoundError" in problem
+
+
+def test_a_requirement_this_torch_meets_runs_as_pasted(fresh_server: ProcessServer) -> None:
+    """``# requires: torch>=2.0``: not skipped, and the marker is a plain comment to
+    the pasted script; one this torch does not meet is skipped by the same rule."""
+    path = ROOT / "tests" / "fixtures" / "requires" / "needs_torch_2_0.py"
+    assert skip_reason(snippet_example(path), "cpu") is None
+    assert fresh_problems(path, run_as_pasted(fresh_server, path).result()[0]) == []
+    newer = ROOT / "tests" / "fixtures" / "requires" / "needs_torch_99.py"
+    assert "needs torch 99.0 or newer" in skip_reason(snippet_example(newer), "cpu")

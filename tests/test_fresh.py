@@ -88,3 +88,13 @@ def test_fresh_failure_names_the_snippets_own_line(fresh_server: ProcessServer) 
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x5 and 3x2)"
     ), problem
     assert "\n" not in problem and "fresh-snippets-" not in problem
+
+
+def test_a_requirement_this_torch_meets_runs_as_pasted(fresh_server: ProcessServer) -> None:
+    """``# requires: torch>=2.0``: not skipped, and the marker is a plain comment to
+    the pasted script; one this torch does not meet is skipped by the same rule."""
+    path = ROOT / "tests" / "fixtures" / "requires" / "needs_torch_2_0.py"
+    assert skip_reason(snippet_example(path), "cpu") is None
+    assert fresh_problems(path, run_as_pasted(fresh_server, path).result()[0]) == []
+    newer = ROOT / "tests" / "fixtures" / "requires" / "needs_torch_99.py"
+    assert "needs torch 99.0 or newer" in skip_reason(snippet_example(newer), "cpu")

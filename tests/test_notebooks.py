@@ -328,3 +328,16 @@ def test_notebook_opens_with_what_you_will_learn(chapter: Chapter) -> None:
     assert cell.source.count("\n- ") == len(learn.points)
     for point in learn.points:
         assert f"- {point.text}" in cell.source
+
+
+def test_a_cell_that_needs_a_newer_torch_says_so(tmp_path: Path, monkeypatch) -> None:
+    """A snippet marked ``# requires: torch>=2.13`` gets a line before its cell (the
+    notebook may be opened on an older torch); others get none."""
+    (tmp_path / "snippets" / "c").mkdir(parents=True)
+    (tmp_path / "snippets" / "c" / "new.py").write_text("# requires: torch>=2.13\nimport torch\n")
+    (tmp_path / "snippets" / "c" / "old.py").write_text("import torch\n")
+    monkeypatch.setattr(notebooks, "ROOT", tmp_path)
+    note, code = notebooks.snippet_cells("c/new.py")
+    assert (note.cell_type, note.source) == ("markdown", "The next cell needs torch 2.13 or newer.")
+    assert code.cell_type == "code" and code.metadata["snippet"] == "c/new.py"
+    assert [c.cell_type for c in notebooks.snippet_cells("c/old.py")] == ["code"]

@@ -108,3 +108,30 @@ def test_the_build_shows_what_ran_and_only_that(tmp_path: Path) -> None:
     bare = _page(tmp_path / "bare")
     assert "no recorded runs" in _record_line(bare)
     assert 'class="example-record"' not in bare
+
+
+def test_an_example_skipped_for_an_older_torch_is_not_counted_as_passed(tmp_path: Path) -> None:
+    """``# requires: torch>=2.13``: the block says so and names the releases it ran on
+    and those it was skipped on; the chapter's header does not count the older release
+    as passed for it."""
+    digest, other = records.source_hash("# requires: torch>=2.13\n"), records.source_hash("x")
+    why = "snippets/a/new.py: needs torch 2.13 or newer (this is torch 2.10.0+cu128)"
+    older = {"a/new.py": (digest, "skipped", why), "a/old.py": (other, "passed", "")}
+    records.write(tmp_path, "2.10.0+cu128", "cpu", "make test-torch", older, DAY)
+    newer = {"a/new.py": (digest, "passed", ""), "a/old.py": (other, "passed", "")}
+    records.write(tmp_path, "2.13.0+cpu", "cpu", "make test", newer, DAY)
+    found = records.load(tmp_path)
+    assert records.block_notes(found, digest, False, "2.10.0", "2.15.0", "2.13") == [
+        "Needs torch 2.13 or newer.",
+        "CPU: ran on torch 2.13.0; skipped on torch 2.10.0, which is older.",
+    ]
+    assert records.block_notes([], digest, False, "2.10.0", "2.15.0", "2.13") == [
+        "Needs torch 2.13 or newer."
+    ], "said before any run"
+    (cpu, _) = records.summary(records.latest(found, [digest, other], "2.10.0", "2.15.0"))
+    assert cpu["text"] == (
+        "torch 2.13.0 (2026-11-30); "
+        "torch 2.10.0 but for 1 example, which needs a newer torch (2026-11-30)"
+    ), cpu
+    (cpu, _) = records.summary(records.latest(found, [other], "2.10.0", "2.15.0"))
+    assert cpu["text"] == "torch 2.10.0, 2.13.0 (2026-11-30)", "its other examples passed"

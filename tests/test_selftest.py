@@ -8,6 +8,7 @@ file and line.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +18,9 @@ import pytest
 import torch
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.check.examples import all_examples
+from sitelib.check.examples import all_examples, snippet_example
 from sitelib.check.leftovers import check_devices
-from sitelib.check.outcomes import ExampleFailure
+from sitelib.check.outcomes import ExampleFailure, Skipped, runs_on, skip_reason
 from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
 from sitelib.site.mathml import MathError
@@ -280,6 +281,80 @@ def test_device_cuda_without_cuda_fails_at_once() -> None:
     )
     assert result.returncode != 0
     assert "--device cuda: CUDA is not available here" in result.stderr + result.stdout
+
+
+# -- the minimum-release marker: # requires: torch>=2.13 -------------------------------
+def test_an_example_that_needs_a_newer_torch_is_skipped_with_the_reason(
+    eval_example: EvalExample,
+) -> None:
+    """Skipped in this process and as pasted (tests/test_fresh.py asks the same rule,
+    skip_reason), on either device, with the release it needs and the one running."""
+    reason = (
+        "tests/fixtures/requires/needs_torch_99.py: needs torch 99.0 or newer "
+        f"(this is torch {torch.__version__})"
+    )
+    with pytest.raises(Skipped) as skipped:
+        run_example(example("requires/needs_torch_99.py"), eval_example)
+    assert str(skipped.value) == reason
+    path = FIXTURES / "requires" / "needs_torch_99.py"
+    assert skip_reason(snippet_example(path), "cpu") == reason
+    assert skip_reason(snippet_example(path), "cuda") == reason
+    fence = CodeExample.create(
+        "print(1)\n#> 1\n",
+        path=FIXTURES / "requires" / "page.md",
+        prefix='py requires="torch>=99.0"',
+    )
+    assert "needs torch 99.0 or newer" in skip_reason(fence, "cpu")
+
+
+def test_an_example_whose_release_is_met_runs(eval_example: EvalExample) -> None:
+    assert skip_reason(example("requires/needs_torch_2_0.py"), "cpu") is None
+    run_example(example("requires/needs_torch_2_0.py"), eval_example)  # prints its #> line
+
+
+@pytest.mark.parametrize(
+    ("fixture", "line", "value"),
+    [("greater_than.py", 3, "torch>2.13"), ("not_a_release.py", 1, "torch>=abc")],
+)
+def test_a_requirement_the_checks_cannot_read_names_file_and_line(
+    fixture: str, line: int, value: str, eval_example: EvalExample
+) -> None:
+    message = re.escape(
+        f"tests/fixtures/requires/{fixture}:{line}: '# requires: {value}' is not a "
+        "requirement the checks know: 'cuda', or 'torch>=X.Y'"
+    )
+    fails(f"requires/{fixture}", eval_example, message)
+    with pytest.raises(ExampleFailure, match=message):  # as pasted: the same rule
+        skip_reason(snippet_example(FIXTURES / "requires" / fixture), "cpu")
+
+
+def test_releases_compare_as_versions() -> None:
+    assert runs_on("2.13", "2.13.0+cpu") and runs_on("2.13", "2.15.0+cu132")
+    assert not runs_on("2.13", "2.10.0+cu128") and not runs_on("2.13", "2.12.1")
+    assert runs_on("2.10", "2.10.0") and not runs_on("2.10", "2.9.1"), "not as text"
+
+
+def test_the_torch_report_shows_the_skip_and_its_reason() -> None:
+    """make test-torch's report on a release older than the marker asks for: a SKIP
+    line with the reason, counted as skipped (not failed, not passed)."""
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--torch-report"),
+            *("tests/test_examples.py", "--example=tests/fixtures/requires/needs_torch_99.py"),
+            *("-k", "test_example"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    skip = (
+        "SKIP tests/fixtures/requires/needs_torch_99.py:0: tests/fixtures/requires/"
+        f"needs_torch_99.py: needs torch 99.0 or newer (this is torch {torch.__version__})"
+    )
+    assert skip in result.stdout.splitlines(), result.stdout[-2000:]
+    assert "examples 0 passed, 0 failed, 1 skipped" in result.stdout, result.stdout[-2000:]
 
 
 # -- pages and the site ---------------------------------------------------------------

@@ -7,7 +7,7 @@ in ``docs/**/*.md`` is an example unless it only includes a snippet
 (``--8<-- "forward_pass/x.py"``), which runs as its own example already.
 
 Fence settings follow pydantic's conventions and are rare: ``test="skip"
-reason="..."`` and ``requires="cuda"``. Snippet files say the same with marker
+reason="..."`` and ``requires="cuda"`` (or ``requires="torch>=2.13"``). Snippet files say the same with marker
 comments (:mod:`sitelib.site.snippets`, the one place that knows them); here they are
 read for an example, fence settings included.
 """
@@ -111,6 +111,26 @@ def markers(example: CodeExample) -> dict[str, list[str]]:
 def requires_cuda(example: CodeExample) -> bool:
     """Marked ``# requires: cuda`` (or a fence's ``requires="cuda"``)."""
     return "cuda" in markers(example).get("requires", [])
+
+
+def requires_torch(example: CodeExample) -> str | None:
+    """The release ``# requires: torch>=2.13`` (or a fence's ``requires="..."``) asks
+    for, or None."""
+    return snippets.required_torch(markers(example).get("requires", []))
+
+
+def requirement_problems(example: CodeExample) -> list[str]:
+    """Its ``requires`` markers and fence setting that the checks cannot read, each
+    named by file and line."""
+    shown = display_path(example)
+    problems = snippets.requirement_problems(example.source, shown, example.start_line)
+    fence = example.prefix_settings().get("requires")
+    if fence is not None and not snippets.valid_requirement(fence):
+        problems.append(
+            f'{shown}:{example.start_line}: requires="{fence}" is not a requirement the '
+            "checks know: 'cuda', or 'torch>=X.Y' (the oldest release it runs on)"
+        )
+    return problems
 
 
 def launch_command(example: CodeExample) -> str | None:

@@ -1,7 +1,8 @@
 """What a check of an example ends in, other than passing: a failure that names the
 file and line, or a skip with its reason, and the one rule for when an example is
 skipped (:func:`skip_reason`): a fence marked ``test="skip"`` (with its reason), an
-example that needs CUDA on a run without it, a multi-process example that needs more
+example that needs CUDA on a run without it, one that needs a newer torch than the
+one running (``# requires: torch>=2.13``), a multi-process example that needs more
 GPUs than the machine has. The checks raise these exceptions; the tests turn them into
 pytest's outcomes (no pytest call in the library).
 """
@@ -10,7 +11,14 @@ from __future__ import annotations
 
 from pytest_examples import CodeExample
 
-from sitelib.check.examples import display_path, launch_command, requires_cuda
+from sitelib.check.examples import (
+    display_path,
+    launch_command,
+    requirement_problems,
+    requires_cuda,
+    requires_torch,
+)
+from sitelib.site.snippets import needs_torch
 
 
 class ExampleFailure(AssertionError):
@@ -21,10 +29,23 @@ class Skipped(Exception):
     """An example that does not run here; the message says why."""
 
 
-def skip_reason(example: CodeExample, device: str, gpus: int | None = None) -> str | None:
+def runs_on(release: str, version: str) -> bool:
+    """Whether torch ``version`` (``torch.__version__``: ``2.13.0+cpu``) is ``release``
+    (``2.13``) or newer, compared as versions: 2.10 is newer than 2.9."""
+    from packaging.version import Version
+
+    return Version(version) >= Version(release)
+
+
+def skip_reason(
+    example: CodeExample, device: str, gpus: int | None = None, torch_version: str | None = None
+) -> str | None:
     """Why ``example`` does not run on ``device`` (None: it runs). ``gpus``: how many
-    CUDA devices the machine has, for a multi-process example on ``cuda``."""
+    CUDA devices the machine has, for a multi-process example on ``cuda``;
+    ``torch_version``: the release running (default: ``torch.__version__``)."""
     shown = display_path(example)
+    if problems := requirement_problems(example):
+        raise ExampleFailure("\n".join(problems))
     settings = example.prefix_settings()
     if settings.get("test") == "skip":
         reason = settings.get("reason")
@@ -33,6 +54,13 @@ def skip_reason(example: CodeExample, device: str, gpus: int | None = None) -> s
         return f"{shown}:{example.start_line}: {reason}"
     if requires_cuda(example) and device != "cuda":
         return f"{shown}: needs CUDA (run with --device cuda)"
+    if release := requires_torch(example):
+        if torch_version is None:
+            import torch
+
+            torch_version = torch.__version__
+        if not runs_on(release, torch_version):
+            return f"{shown}: {needs_torch(release)} (this is torch {torch_version})"
     command = launch_command(example)
     if command and device == "cuda" and gpus is not None:
         from sitelib.check.launch import ranks

@@ -520,6 +520,7 @@ class CodeBlocksExtension(pymdownx_highlight.HighlightExtension):
             snippets.requires_cuda(src),
             torch.get("oldest", "0"),
             torch.get("newest_verified", "999"),
+            snippets.requires_torch(src),
         )
 
     def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)

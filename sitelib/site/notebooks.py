@@ -18,7 +18,8 @@ but for the code-annotation markers (`# (1)!`), which mean nothing in a notebook
 the `#>` lines, which the cell's output shows (a multi-process snippet, written to a
 file by its cell and run from a terminal, keeps them).
 The chapter's "What you will learn" opens the notebook too.
-Snippets marked `# requires: cuda` are left out: they run only in the GPU job.
+Snippets marked `# requires: cuda` are left out: they run only in the GPU job. One
+marked `# requires: torch>=2.13` gets a line before its cell saying so.
 torch's own log lines on stderr (time and process id of the run that made the
 notebook) are left out of the committed outputs. Markdown cells are the chapter's
 section headings, each with the first sentence of
@@ -56,7 +57,9 @@ from sitelib.site.snippets import (
     as_copied,
     expected_output,
     launch_command,
+    needs_torch,
     requires_cuda,
+    requires_torch,
     without_output,
 )
 
@@ -310,9 +313,13 @@ def snippet_cells(snippet: str, solution: bool = False) -> list[nbformat.Noteboo
     which a notebook's kernel cannot run, a cell that writes it to a file and a note
     with the command that runs it from a terminal. An exercise's solution is folded:
     JupyterLab hides its source and output, Colab draws it as a form titled
-    "Solution" (its first line, ``# @title Solution``)."""
+    "Solution" (its first line, ``# @title Solution``). For a snippet that needs a
+    newer torch than the oldest the site supports, a line before it says so."""
     source = as_copied((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
     command = launch_command(source)
+    release = requires_torch(source)
+    new_markdown = nbformat.v4.new_markdown_cell
+    note = [new_markdown(f"The next cell {needs_torch(release)}.")] if release else []
     if command is None:  # its output cell shows what it prints: no #> lines above it
         code = without_output(source).rstrip("\n")
         metadata = {"snippet": snippet}
@@ -322,9 +329,10 @@ def snippet_cells(snippet: str, solution: bool = False) -> list[nbformat.Noteboo
                 "jupyter": {"source_hidden": True, "outputs_hidden": True},
                 "cellView": "form",
             }
-        return [nbformat.v4.new_code_cell(code, metadata=metadata)]
+        return [*note, nbformat.v4.new_code_cell(code, metadata=metadata)]
     name = Path(snippet).name
     return [
+        *note,
         nbformat.v4.new_code_cell(
             f"%%writefile {name}\n{source}", metadata={"snippet": snippet, "launch": command}
         ),

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sitelib.site.snippets import NEEDS_TORCH, needs_torch
 from sitelib.site.torch_range import release_key
 
 SCHEMA = 1
@@ -154,6 +155,7 @@ class Verified:
     failed: int  # examples that failed
     skipped: tuple[str, ...]  # the reasons of those skipped
     supported: bool  # the release is within the site's supported range
+    too_old: int = 0  # examples skipped because they need a newer torch: not passed
 
 
 def latest(
@@ -176,6 +178,9 @@ def latest(
                 failed=sum(r.outcome == "failed" for r in results),
                 skipped=tuple(sorted({r.reason for r in results if r.outcome == "skipped"})),
                 supported=release_key(oldest) <= release_key(release) <= release_key(newest),
+                too_old=sum(
+                    r.outcome == "skipped" and bool(NEEDS_TORCH.search(r.reason)) for r in results
+                ),
             )
         )
     return sorted(found, key=lambda v: (v.device != "cpu", v.device, release_key(v.release)))
@@ -187,7 +192,9 @@ WHERE = re.compile(r"^[\w./-]+(?::\d+)?: ")  # a skip reason's "docs/page.md:40:
 
 def summary(verified: list[Verified]) -> list[dict]:
     """Per device, the text a chapter's header shows: the releases that passed, with
-    their dates; the ones that failed; the ones outside the supported range apart."""
+    their dates; the ones that failed; the ones where examples that need a newer torch
+    were skipped (not passed: the header says how many); the ones outside the
+    supported range apart."""
     lines = []
     for device in sorted({v.device for v in verified} | {"cpu", "cuda"}, key=lambda d: d != "cpu"):
         runs = [v for v in verified if v.device == device]
@@ -196,7 +203,7 @@ def summary(verified: list[Verified]) -> list[dict]:
             lines.append({"device": name, "text": "not yet run", "state": "none"})
             continue
         parts = []
-        passed = [v for v in runs if v.supported and not v.failed]
+        passed = [v for v in runs if v.supported and not v.failed and not v.too_old]
         by_date: dict[str, list[str]] = {}
         for v in passed:
             by_date.setdefault(v.date, []).append(v.release)
@@ -204,6 +211,11 @@ def summary(verified: list[Verified]) -> list[dict]:
             parts.append(f"torch {', '.join(releases)} ({date})")
         for v in (v for v in runs if v.supported and v.failed):
             parts.append(f"torch {v.release}: {v.failed} failed ({v.date})")
+        for v in (v for v in runs if v.supported and not v.failed and v.too_old):
+            some = (
+                "1 example, which needs" if v.too_old == 1 else f"{v.too_old} examples, which need"
+            )
+            parts.append(f"torch {v.release} but for {some} a newer torch ({v.date})")
         outside = [v for v in runs if not v.supported]
         for v in outside:
             state = f"{v.failed} failed" if v.failed else "passed"
@@ -214,18 +226,36 @@ def summary(verified: list[Verified]) -> list[dict]:
 
 
 def block_notes(
-    records: list[Record], digest: str, requires_cuda: bool, oldest: str, newest: str
+    records: list[Record],
+    digest: str,
+    requires_cuda: bool,
+    oldest: str,
+    newest: str,
+    requires_torch: str | None = None,
 ) -> list[str]:
     """What a reader should know next to one example: where its latest runs skipped
-    or failed it, and, for an example that needs CUDA, that it has not run on CUDA."""
-    notes = []
+    or failed it; for an example that needs CUDA, that it has not run on CUDA; for one
+    that needs a newer torch (``requires_torch``: ``2.13``), that it does, and per
+    device the releases it ran on and those it was skipped on for it."""
+    notes = [f"{needs_torch(requires_torch).capitalize()}."] if requires_torch else []
+    ran: dict[str, list[str]] = {}
+    too_old: dict[str, list[str]] = {}
     for v in latest(records, [digest], oldest, newest):
         where = f"{DEVICES.get(v.device, v.device)}, torch {v.release}, {v.date}"
         if v.failed:
             notes.append(f"Failed on {where}.")
+        elif v.too_old:
+            too_old.setdefault(v.device, []).append(v.release)
+        elif requires_torch and not v.skipped:
+            ran.setdefault(v.device, []).append(v.release)
         elif v.skipped and not (requires_cuda and v.device == "cpu"):
             why = "; ".join(WHERE.sub("", reason) for reason in v.skipped)
             notes.append(f"Not run on {where}: {why.rstrip('.')}.")
+    for device in sorted(ran.keys() | too_old.keys(), key=lambda d: d != "cpu"):
+        parts = [f"ran on torch {', '.join(ran[device])}"] if device in ran else []
+        if device in too_old:
+            parts.append(f"skipped on torch {', '.join(too_old[device])}, which is older")
+        notes.append(f"{DEVICES.get(device, device)}: {'; '.join(parts)}.")
     cuda = [v for v in latest(records, [digest], oldest, newest) if v.device == "cuda"]
     if requires_cuda and not any(not v.failed and not v.skipped for v in cuda):
         notes.append(

@@ -6,6 +6,7 @@ through this module.
 Marker comments (docs/authors.md, "Markers")::
 
     # requires: cuda                    (skipped on CPU, reason shown)
+    # requires: torch>=2.13             (skipped on an older torch, reason shown)
     # expect-no-grad: model.fc.*        (these parameters get no gradient, on purpose)
     # expect-nonfinite-grad: model.*    (their gradients are NaN or inf, on purpose)
     # stays-on-cpu: history             (these globals stay on the CPU, on purpose)
@@ -54,6 +55,52 @@ def markers(source: str) -> dict[str, list[str]]:
 
 def requires_cuda(source: str) -> bool:
     return "cuda" in markers(source).get("requires", [])
+
+
+# `# requires: torch>=2.13`: the oldest torch release an example runs on (a release
+# of two or three numbers). The one form: no other operator, no upper bound.
+TORCH_REQUIREMENT = re.compile(r"torch>=(?P<release>\d+\.\d+(?:\.\d+)?)")
+# What a skip for that reason says, and how a verification record's reason is read back.
+NEEDS_TORCH = re.compile(r"needs torch (?P<release>\d+\.\d+(?:\.\d+)?) or newer")
+
+
+def needs_torch(release: str) -> str:
+    """How the site says it, on the page and in a skip's reason."""
+    return f"needs torch {release} or newer"
+
+
+def valid_requirement(value: str) -> bool:
+    """A value ``# requires:`` knows: ``cuda`` or ``torch>=X.Y[.Z]``."""
+    return value == "cuda" or TORCH_REQUIREMENT.fullmatch(value) is not None
+
+
+def required_torch(values: list[str]) -> str | None:
+    """The release a ``requires`` marker's values ask for (``2.13``), or None."""
+    found = [m.group("release") for v in values if (m := TORCH_REQUIREMENT.fullmatch(v))]
+    return found[0] if found else None
+
+
+def requires_torch(source: str) -> str | None:
+    """The release a snippet's ``# requires: torch>=X.Y`` asks for, or None."""
+    return required_torch(markers(source).get("requires", []))
+
+
+def requirement_problems(source: str, shown: str, offset: int = 0) -> list[str]:
+    """Each ``# requires:`` value the checks cannot read (``torch>2.13``,
+    ``torch>=abc``), named by file and line: a misspelt requirement must not make an
+    example run, or skip, where its author did not mean it to."""
+    problems = []
+    for number, line in enumerate(source.splitlines(), 1):
+        m = MARKER.match(line)
+        if not m or m.group("key") != "requires":
+            continue
+        for value in (v.strip() for v in m.group("value").split(",")):
+            if not valid_requirement(value):
+                problems.append(
+                    f"{shown}:{offset + number}: '# requires: {value}' is not a requirement "
+                    "the checks know: 'cuda', or 'torch>=X.Y' (the oldest release it runs on)"
+                )
+    return problems
 
 
 def launch_command(source: str) -> str | None:

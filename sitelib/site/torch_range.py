@@ -46,7 +46,10 @@ def range_sentence(root: Path = ROOT) -> str:
     return (
         f"Supported torch releases: {r.get('oldest')} to {r.get('newest_verified')}: "
         f"every example printed what its page says on torch {r.get('oldest')}, "
-        f"{pinned(root)} and {r.get('newest_verified')} when this range was last set."
+        f"{pinned(root)} and {r.get('newest_verified')} when this range was last set; "
+        "one that uses what only a newer release has says under its block which release "
+        'it needs ("Needs torch 2.13 or newer") and is skipped, with that reason, on '
+        "the older ones."
     )
 
 

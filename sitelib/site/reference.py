@@ -64,12 +64,8 @@ from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from sitelib.site.errors import BuildError
 from sitelib.site.markdown_scan import code_lines, page_file
-
-try:  # MkDocs reports a PluginError as one clear line (no traceback) and aborts.
-    from mkdocs.exceptions import PluginError as _BuildError
-except ImportError:  # pragma: no cover (Zensical alone, or plain Python-Markdown)
-    _BuildError = Exception
 
 HOST = "https://docs.pytorch.org/docs/"
 # A hand-written link into a release's (or stable's) API reference.
@@ -312,6 +308,8 @@ PAGES = {
     "torch.distributed.fsdp.": "distributed.fsdp.fully_shard.html",
     "torch.distributed.tensor.": "distributed.tensor.html",
     "torch.finfo": "type_info.html",
+    "torch.func": "func.html",
+    "torch.func.": "func.api.html",
     "torch.nn": "nn.html",
     "torch.nn.functional": "nn.functional.html",
     "torch.nn.init.": "nn.init.html",
@@ -333,7 +331,7 @@ PAGES = {
 OWN_PAGES = {"torch.Tensor", "torch.optim.Optimizer"}
 
 
-class ReferenceError(_BuildError):  # noqa: A001 (the build's error, named for what it checks)
+class ReferenceError(BuildError):  # noqa: A001 (the build's error, named for what it checks)
     """An API name the installed torch does not have; the message starts with ``file:line:``."""
 
 

@@ -229,12 +229,19 @@ def test_an_example_that_compiles_is_not_rerun_as_on_an_accelerator(
 
 
 def test_nothing_an_example_flips_leaks_into_the_next(eval_example: EvalExample) -> None:
+    import logging
     import warnings
 
     import torch._dynamo
 
     filters = list(warnings.filters)
+    dynamo_log = logging.getLogger("torch._dynamo")
+    handlers = list(dynamo_log.handlers)
     run_example(example("examples/flips_global_state.py"), eval_example)
+    assert not torch._logging._internal.log_state.is_artifact_enabled("recompiles")
+    assert dynamo_log.handlers == handlers, dynamo_log.handlers
+    recompiles_log = logging.getLogger("torch._dynamo.guards.__recompiles")
+    assert not recompiles_log.isEnabledFor(logging.DEBUG)
     assert not torch.are_deterministic_algorithms_enabled()
     assert not torch.is_anomaly_enabled()
     assert torch.get_default_dtype() == torch.float32

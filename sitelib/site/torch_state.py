@@ -3,8 +3,9 @@
 Several examples run in one process (the checks, the build's pictures), and an
 example may flip a global switch as a reader's script would: grad mode, the default
 dtype, deterministic algorithms, anomaly detection, matmul precision, the number of
-threads, print options, warning filters and torch's warn-always switch, or fill Dynamo's caches and counters by
-compiling. :func:`torch_state_restored` saves all of it and restores it on the way
+threads, print options, warning filters and torch's warn-always switch, torch's logging
+(``torch._logging.set_logs(recompiles=True)``, a handler added to a ``torch.*`` logger),
+or fill Dynamo's caches and counters by compiling. :func:`torch_state_restored` saves all of it and restores it on the way
 out, whatever the example did, so that nothing leaks into the next one
 (``tests/test_selftest.py`` flips each switch in one example and reads it in the next).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import logging
 import sys
 import warnings
 from collections.abc import Iterator
@@ -35,6 +37,8 @@ def torch_state_restored() -> Iterator[None]:
         "warn_always": torch.is_warn_always_enabled(),
         "cudnn": (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark),
         "print": copy.copy(torch._tensor_str.PRINT_OPTS),
+        "logs": copy.deepcopy(torch._logging._internal.log_state),
+        "loggers": _torch_loggers(),
     }
     try:
         with warnings.catch_warnings():  # the filters, and the once-per-place registry
@@ -59,7 +63,35 @@ def torch_state_restored() -> Iterator[None]:
             torch.set_num_threads(saved["threads"])
         torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = saved["cudnn"]
         torch._tensor_str.PRINT_OPTS = saved["print"]
+        _restore_logging(saved["logs"], saved["loggers"])
         if "torch._dynamo" in sys.modules:  # only if something imported it
             dynamo = sys.modules["torch._dynamo"]
             dynamo.reset()  # compiled code and its guards
             dynamo.utils.counters.clear()  # what explain() and the counters report
+
+
+def _torch_loggers() -> dict[str, tuple]:
+    """Each ``torch.*`` logger's level, propagation, handlers and disabled flag."""
+    return {
+        name: (log.level, log.propagate, list(log.handlers), log.disabled)
+        for name, log in list(logging.root.manager.loggerDict.items())
+        if isinstance(log, logging.Logger) and (name == "torch" or name.startswith("torch."))
+    }
+
+
+def _restore_logging(state, loggers: dict[str, tuple]) -> None:
+    """Put torch's log settings (what set_logs() or TORCH_LOGS chose) back as saved."""
+    internal = sys.modules["torch._logging._internal"]
+    if internal.log_state == state and _torch_loggers() == loggers:
+        return  # the usual case: nothing to redo
+    internal.log_state = state
+    internal._init_logs()  # every registered and artifact logger, set up from the state
+    for name, log in list(logging.root.manager.loggerDict.items()):
+        if not isinstance(log, logging.Logger) or name not in loggers:
+            if isinstance(log, logging.Logger) and name.startswith("torch."):
+                # made during the example: keep only torch's own handlers on it
+                log.handlers = [h for h in log.handlers if internal._is_torch_handler(h)]
+            continue
+        level, log.propagate, handlers, log.disabled = loggers[name]
+        log.setLevel(level)  # through setLevel: it clears logging's isEnabledFor cache
+        log.handlers = list(handlers)

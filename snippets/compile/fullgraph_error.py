@@ -1,5 +1,6 @@
 import torch
 from torch import nn
+from torch._dynamo.testing import CompileCounter
 
 torch.manual_seed(0)
 accelerator = torch.accelerator.current_accelerator(check_available=True)
@@ -34,9 +35,17 @@ except torch._dynamo.exc.Unsupported as err:
     print(str(err).splitlines()[0])
     #> Data-dependent branching
 
+broken = CompileCounter()  # (3)!
+torch.compile(model, backend=broken)(x)  # fullgraph=False: it breaks
+print("graphs without fullgraph=True:", broken.frame_count)
+#> graphs without fullgraph=True: 2
+
 fixed = FixedNet().to(device)
 fixed.load_state_dict(model.state_dict())
-compiled = torch.compile(fixed, backend="eager", fullgraph=True)
+counter = CompileCounter()
+compiled = torch.compile(fixed, backend=counter, fullgraph=True)
 out = compiled(x)  # out: [B, 4]
 print(torch.allclose(out, model(x), atol=1e-6))
 #> True
+print("graphs with fullgraph=True:", counter.frame_count)
+#> graphs with fullgraph=True: 1

@@ -162,3 +162,22 @@ def test_no_page_names_a_line_it_does_not_show() -> None:
         for p in reference_problems(page.read_text("utf-8"), page.name, ROOT / "snippets")
     ]
     assert not problems, "\n".join(problems)
+
+
+# -- what search reads of a block ----------------------------------------------------
+def test_search_reads_a_blocks_names_not_its_text() -> None:
+    page = render(
+        "## Clipping\n\nThe norm, clipped with `clip_grad_norm_`:\n\n"
+        '```python title="clip.py" fold="1-2"\n'
+        "import torch\nfrom torch.amp import GradScaler\n"
+        "model = torch.nn.Linear(2, 1)\n"
+        "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
+        "scaler = GradScaler()\nprint(scaler.get_scale())\n#> 65536.0\n```\n\n"
+        "## Again\n\n```python\nmodel = torch.nn.Linear(2, 1)\n```\n"
+    )
+    assert page.count("<pre data-search-exclude") == 2
+    names = re.findall(r'<p class="search-names" hidden>([^<]*)</p>', page)
+    # Not the fold's names (torch.amp), not what prose named first (clip_grad_norm_),
+    # not the plain variable called (model), not what only the print shows
+    # (get_scale); the second block's names were all found before it on the page.
+    assert names == ["Linear nn utils parameters max_norm GradScaler"], names

@@ -41,7 +41,7 @@ PAGES = [ROOT / "docs" / page for chapter in chapters() for page in chapter.page
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 CODE_BLOCK = re.compile(
     r'<div class="language-\w+ highlight">.*?<pre\b[^>]*>(?P<code>.*?)</pre>'
-    r'(?:<p class="example-record">.*?</p>)?(?:<p class="block-report">.*?</p>)?</div>'
+    r'(?:<p class="(?:search-names|example-record|block-report)"[^>]*>.*?</p>)*</div>'
     r"\s*(?P<list><ol>.*?</ol>)?",
     re.S,
 )
@@ -239,13 +239,10 @@ def _drop_summary_link(html: str) -> str:
 
 
 def _drop_annotations(html: str) -> str:
-    return re.sub(
-        r"(log_call.*?</pre>(?:<p class=\"block-report\">.*?</p>)?</div>\s*)<ol>.*?</ol>",
-        r"\1",
-        html,
-        count=1,
-        flags=re.S,
+    block_end = (
+        r"</pre>(?:<p class=\"(?:search-names|example-record|block-report)\"[^>]*>.*?</p>)*</div>"
     )
+    return re.sub(rf"(log_call.*?{block_end}\s*)<ol>.*?</ol>", r"\1", html, count=1, flags=re.S)
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,9 @@ from sitelib.site.markdown_scan import page_file, prose
 
 BLOCK = r"(?<![\\$])\$\$(?P<tex>.+?)\$\$"
 INLINE = r"(?<![\\$])\$(?!\s)(?P<tex>[^$\n]+?)(?<!\s)\$(?!\d)"
+# The punctuation right after an inline formula: kept on the formula's line, in a
+# span that does not break (Chromium breaks between a <math> and a ";" after it).
+AFTER = r"(?P<after>[.,;:!?)\]]*)"
 
 
 class MathError(BuildError):
@@ -67,10 +70,12 @@ class _MathProcessor(InlineProcessor):
 
     def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
         html, problem = mathml(m.group("tex"), self.display)
+        after = m.groupdict().get("after") or ""
         if problem is not None:
-            page, lines = self._where(m.group(0))
-            raise MathError(_message(page, lines, m.group(0), problem))
-        return self.md.htmlStash.store(html), m.start(0), m.end(0)
+            formula = m.group(0)[: len(m.group(0)) - len(after)]
+            page, lines = self._where(formula)
+            raise MathError(_message(page, lines, formula, problem))
+        return self.md.htmlStash.store(with_punctuation(html, after)), m.start(0), m.end(0)
 
     def _where(self, formula: str) -> tuple[str, list[int]]:
         """The page's file (as shown) and the lines in it that hold this formula."""
@@ -102,6 +107,13 @@ def mathml(tex: str, display: str) -> tuple[str | None, str | None]:
     return (None, problem) if problem else (html, None)
 
 
+def with_punctuation(html: str, after: str) -> str:
+    """An inline formula and the punctuation after it, which never starts a line."""
+    if not after:
+        return html
+    return f'<span class="math-nobr">{html}{html_lib.escape(after)}</span>'
+
+
 SKIPPED = re.compile(r"<(pre|code|script|style|math)\b.*?</\1>", re.S | re.I)
 
 
@@ -112,15 +124,17 @@ def math_in_html(fragment: str, page: str) -> str:
     :class:`MathError` naming ``page``."""
 
     def convert_text(text: str) -> str:
-        for pattern, display in ((BLOCK, "block"), (INLINE, "inline")):
+        for pattern, display in ((BLOCK, "block"), (INLINE + AFTER, "inline")):
             text = re.sub(pattern, lambda m, d=display: converted(m, d), text, flags=re.S)
         return text
 
     def converted(m: re.Match, display: str) -> str:
         html, problem = mathml(html_lib.unescape(m.group("tex")), display)
+        after = m.groupdict().get("after") or ""
         if problem is not None:
-            raise MathError(f"{page}: cannot render the formula {m.group(0)} as MathML: {problem}")
-        return html
+            formula = m.group(0)[: len(m.group(0)) - len(after)]
+            raise MathError(f"{page}: cannot render the formula {formula} as MathML: {problem}")
+        return with_punctuation(html, html_lib.unescape(after))
 
     out, end = [], 0
     for m in SKIPPED.finditer(fragment):
@@ -165,7 +179,7 @@ class MathMLExtension(Extension):
         # Backticks have priority 190: code spans are consumed before math is seen.
         md.inlinePatterns.register(_MathProcessor(BLOCK, md, "block", source), "mathml-block", 186)
         md.inlinePatterns.register(
-            _MathProcessor(INLINE, md, "inline", source), "mathml-inline", 185
+            _MathProcessor(INLINE + AFTER, md, "inline", source), "mathml-inline", 185
         )
 
 

@@ -32,6 +32,7 @@ from sitelib.site.layout import ROOT, Chapter, chapters, includes_in, load_confi
 from sitelib.site.markdown_scan import code_lines, prose
 from sitelib.site.snippets import (
     as_copied,
+    is_script,
     launch_command,
     requires_cuda,
     without_output,
@@ -169,8 +170,11 @@ def snippet_cells(snippet: str) -> list[nbformat.NotebookNode]:
     """The cells for one snippet: its code; for a multi-process snippet (``# launch:``),
     which a notebook's kernel cannot run, a cell that writes it to a file and a note
     with the command that runs it from a terminal."""
-    source = as_copied((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
+    raw = (ROOT / "snippets" / snippet).read_text("utf-8")
+    source = as_copied(raw).rstrip("\n")
     command = launch_command(source)
+    if is_script(raw):  # a program with a command line: saved, then run
+        return script_cells(snippet, source)
     if command is None:  # its output cell shows what it prints: no #> lines above it
         code = without_output(source).rstrip("\n")
         return [nbformat.v4.new_code_cell(code, metadata={"snippet": snippet})]
@@ -183,6 +187,22 @@ def snippet_cells(snippet: str) -> list[nbformat.NotebookNode]:
             f"This example runs as several processes, so it cannot run in the notebook's "
             f"kernel. The cell above saves it as `{name}`; run it from a terminal (in Colab, "
             f"in a cell starting with `!`):\n\n```sh\n{command} {name}\n```"
+        ),
+    ]
+
+
+def script_cells(snippet: str, source: str) -> list[nbformat.NotebookNode]:
+    """A script's cells (``# script:``): one that writes it to a file, and a note with
+    the commands its page shows (a notebook's kernel has no command line to give it)."""
+    name = Path(snippet).name
+    return [
+        nbformat.v4.new_code_cell(
+            f"%%writefile {name}\n{source}", metadata={"snippet": snippet, "launch": "python"}
+        ),
+        nbformat.v4.new_markdown_cell(
+            f"The cell above saves the script as `{name}`; run it from a terminal (in "
+            "Colab, in a cell starting with `!`):\n\n```sh\n"
+            f"python {name}\ntorchrun --nproc-per-node 2 {name}\npython {name} --help\n```"
         ),
     ]
 

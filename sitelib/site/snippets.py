@@ -11,6 +11,8 @@ Marker comments (docs/authors.md, "Markers")::
     # stays-on-cpu: history             (these globals stay on the CPU, on purpose)
     # no-module-to-check: why           (calls backward() and leaves no module: why)
     # launch: torchrun --nproc-per-node 2  (a multi-process example)
+    # script: why                       (a program with a command line, run by the
+                                        commands its page shows: sitelib.check.complete)
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from sitelib.site.layout import ROOT, snippet_files
 
 MARKER = re.compile(
     r"^\s*#\s*(?P<key>requires|expect-no-grad|expect-nonfinite-grad|stays-on-cpu"
-    r"|no-module-to-check|launch):\s*(?P<value>.+?)\s*$"
+    r"|no-module-to-check|launch|script):\s*(?P<value>.+?)\s*$"
 )
 # The two lines every example picks its device with (docs/authors.md), in this order.
 DEVICE_IDIOM = (
@@ -41,7 +43,7 @@ def markers(source: str) -> dict[str, list[str]]:
     for line in source.splitlines():
         if m := MARKER.match(line):
             values = [v.strip() for v in m.group("value").split(",") if v.strip()]
-            if m.group("key") == "no-module-to-check":
+            if m.group("key") in ("no-module-to-check", "script"):
                 values = [m.group("value")]  # a reason, commas and all
             found.setdefault(m.group("key"), []).extend(values)
     return found
@@ -57,8 +59,21 @@ def launch_command(source: str) -> str | None:
     return values[0] if values else None
 
 
+def is_script(source: str) -> bool:
+    """A program with a command line (``# script: ...``): not run as an example but by
+    the ``console`` commands its page shows (sitelib.check.complete), and shown in
+    excerpts (line ranges)."""
+    return "script" in markers(source)
+
+
 # Marker comments only the checks read: the site neither shows nor copies them.
-HARNESS_MARKERS = ("expect-no-grad", "expect-nonfinite-grad", "stays-on-cpu", "no-module-to-check")
+HARNESS_MARKERS = (
+    "expect-no-grad",
+    "expect-nonfinite-grad",
+    "stays-on-cpu",
+    "no-module-to-check",
+    "script",
+)
 HARNESS_LINE = re.compile(rf"^[ \t]*#[ \t]*(?:{'|'.join(HARNESS_MARKERS)}):.*\n?", re.M)
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from pytest_examples import CodeExample
 
 from sitelib.check import complete
 from sitelib.check.complete import (
@@ -30,12 +31,16 @@ from sitelib.check.complete import (
     RunFailed,
     console_blocks,
     console_problems,
+    excerpt_problems,
+    excerpts,
     loss_falls_problems,
+    rendered_excerpt_problems,
     resume_problems,
     same_model_problems,
     skipped_problems,
 )
 from sitelib.site.layout import ROOT
+from sitelib.site.snippets import as_copied
 
 PAGE = ROOT / "docs" / "complete.md"
 STEPS = ["--steps", "20", "--warmup", "4", "--log-every", "10"]
@@ -175,18 +180,6 @@ def test_combination(combo: Combo, rank_server) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_page_commands_print_what_the_page_shows(rank_server) -> None:
-    """The console fences of docs/complete.md: each command run in order, its output
-    compared line for line (--help by the options it lists)."""
-    blocks = console_blocks(PAGE)
-    commands = [c for block in blocks for c in block]
-    assert {c.nproc for c in commands} == {1, 2}, "the page shows one and two processes"
-    assert any("--resume" in c.argv for c in commands), "the page shows a resume"
-    assert any(c.is_help for c in commands), "the page shows --help"
-    problems = console_problems(rank_server, PAGE)
-    assert not problems, "\n".join(problems)
-
-
 # -- self-tests: a copy of the script broken one way, and the check that sees it ------
 def broken(tmp: Path, old: str, new: str) -> Path:
     source = SCRIPT.read_text("utf-8")
@@ -315,3 +308,74 @@ def test_selftest_console_check_compares_every_line(rank_server, tmp_path: Path)
     assert len(problems) == 2, problems
     assert problems[0].startswith(f"{page}:2: printed differs from the page's lines"), problems
     assert re.match(rf"{re.escape(str(page))}:9: --help lists \[.*'--fsdp'", problems[1])
+
+
+# -- the page: excerpts and what it shows ----------------------------------------------
+def test_the_page_shows_one_process_two_a_resume_and_help() -> None:
+    commands = [c for block in console_blocks(PAGE) for c in block]
+    assert {c.nproc for c in commands} == {1, 2}
+    assert any("--resume" in c.argv for c in commands)
+    assert any("--fsdp" in c.argv for c in commands)
+    assert any(c.is_help for c in commands)
+
+
+def test_excerpts_are_labelled_ranges_of_whole_statements() -> None:
+    assert len(excerpts(PAGE)) >= 10
+    problems = excerpt_problems(PAGE)
+    assert not problems, "\n".join(problems)
+
+
+def test_selftest_excerpt_check(tmp_path: Path) -> None:
+    cases = [("70–81", "70:80"), ("72–80", "72:80"), ("198–213", "198:213"), ("180–194", "180:194")]
+    page = tmp_path / "page.md"
+    page.write_text(
+        "".join(
+            f'```python title="train.py, lines {label}"\n--8<-- "complete/train.py:{lines}"\n```\n\n'
+            for label, lines in cases
+        ),
+        "utf-8",
+    )
+    assert excerpt_problems(page) == [
+        f"{page}:1: the excerpt is labelled 'train.py, lines 70–81', not 'train.py, lines 70–80'",
+        f"{page}:5: line 72 of complete/train.py starts no statement",
+        f"{page}:5: lines 72-80 cut the statement on lines 71-72 of complete/train.py",
+        f"{page}:9: line 198 of complete/train.py starts no statement",  # its decorator: 197
+        f"{page}:13: line 180 of complete/train.py starts no statement",
+        f"{page}:13: lines 180-194 cut the statement on lines 179-181 of complete/train.py",
+    ]
+
+
+def test_excerpts_render_their_lines(built_site) -> None:
+    result, site = built_site
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = (site / "complete" / "index.html").read_text("utf-8")
+    problems = rendered_excerpt_problems(PAGE, html)
+    assert not problems, "\n".join(problems)
+    # The whole file, one click away: the download is the script as tested.
+    assert 'href="train.py" download="train.py"' in html
+    downloaded = (site / "complete" / "train.py").read_text("utf-8")
+    assert downloaded == as_copied(SCRIPT.read_text("utf-8"))
+    assert "# script:" not in downloaded
+
+
+def test_selftest_rendered_excerpt_check() -> None:
+    html = '<span class="filename">train.py, lines 70–80</span><pre><code>def other():</code>'
+    problems = rendered_excerpt_problems(PAGE, html)
+    assert problems[0] == (
+        "complete.md:"
+        f"{excerpts(PAGE)[0].line}: the block labelled 'train.py, lines 70–80' shows other "
+        "text than those lines"
+    )
+
+
+def test_excerpts_are_not_collected_as_examples() -> None:
+    """An excerpt is the one kind of block that does not run as pasted: the example
+    collection leaves it out explicitly (its file is checked whole)."""
+    from sitelib.check.examples import is_excerpt, page_examples
+
+    collected = [e for e in page_examples(pages=[PAGE])]
+    assert collected == []
+    fence = CodeExample.create('--8<-- "complete/train.py:70:80"\n', path=PAGE, prefix="python")
+    assert is_excerpt(fence)
+    whole = CodeExample.create('--8<-- "complete/train.py"\n', path=PAGE, prefix="python")
+    assert not is_excerpt(whole)

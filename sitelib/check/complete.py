@@ -15,6 +15,7 @@ fences (:func:`console_blocks`); :func:`console_problems` runs them and compares
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import runpy
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from sitelib.check.launch import _stack, _where, free_port, rank_envs, without_library_logs
 from sitelib.check.processes import Child, ProcessServer, Request
-from sitelib.site.layout import ROOT, includes, snippet_name
+from sitelib.site.layout import INCLUDE, ROOT, includes, snippet_name
 from sitelib.site.markdown_scan import fences
 from sitelib.site.snippets import as_copied
 
@@ -292,3 +293,110 @@ def run_script_example(example, device: str, server: ProcessServer) -> None:
     problems = [p for page in shown_on for p in console_problems(server, page, Path(example.path))]
     if problems:
         raise ExampleFailure("\n".join(problems))
+
+
+# -- excerpts: a line range of a tested file, labelled with it ------------------------
+EXCERPT_LABEL = "{name}, lines {start}–{end}"
+
+
+@dataclass
+class Excerpt:
+    line: int  # the fence's, 1-based, in the page
+    path: str  # the snippet, relative to snippets/
+    start: int
+    end: int
+    title: str | None
+
+    @property
+    def label(self) -> str:
+        return EXCERPT_LABEL.format(name=Path(self.path).name, start=self.start, end=self.end)
+
+
+def excerpts(page: Path) -> list[Excerpt]:
+    """The page's fences that show a line range of a snippet (``"x.py:40:58"``)."""
+    found = []
+    for fence in fences(page.read_text("utf-8")):
+        lines = [line for line in fence.lines if line.strip()]
+        m = INCLUDE.match(lines[0]) if len(lines) == 1 else None
+        if m and m.group("lines") and not m.group("escaped"):
+            start, _, end = m.group("lines").partition(":")
+            found.append(
+                Excerpt(
+                    fence.start,
+                    m.group("path"),
+                    int(start),
+                    int(end or start),
+                    fence.option("title"),
+                )
+            )
+    return found
+
+
+def _statement_spans(source: str) -> list[tuple[int, int]]:
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.stmt):
+            decorators = getattr(node, "decorator_list", [])
+            first = min([node.lineno, *(d.lineno for d in decorators)])
+            spans.append((first, node.end_lineno))
+    return spans
+
+
+def excerpt_problems(page: Path, root: Path = ROOT) -> list[str]:
+    """Each excerpt is labelled with the range it includes (``train.py, lines 40–58``),
+    and the range starts where a statement starts and ends where one ends, cutting
+    none that began above it (it may stop inside a loop, after a whole statement of
+    its body): an edit of the file that shifts the range lands on a blank line or
+    mid-statement and fails here, instead of showing other lines under the label."""
+    shown = page.relative_to(root).as_posix() if page.is_relative_to(root) else str(page)
+    problems = []
+    for ex in excerpts(page):
+        where = f"{shown}:{ex.line}"
+        if ex.title != ex.label:
+            problems.append(f"{where}: the excerpt is labelled {ex.title!r}, not {ex.label!r}")
+        source = (root / "snippets" / ex.path).read_text("utf-8")
+        lines = source.splitlines()
+        if not 1 <= ex.start <= ex.end <= len(lines):
+            problems.append(f"{where}: lines {ex.start}-{ex.end} are not in {ex.path}")
+            continue
+        if not (lines[ex.start - 1].strip() and lines[ex.end - 1].strip()):
+            problems.append(f"{where}: lines {ex.start}-{ex.end} start or end on a blank line")
+        spans = _statement_spans(source)
+        if not any(first == ex.start for first, _ in spans):
+            problems.append(f"{where}: line {ex.start} of {ex.path} starts no statement")
+        if not any(last == ex.end for _, last in spans):
+            problems.append(f"{where}: line {ex.end} of {ex.path} ends no statement")
+        for first, last in spans:  # begun above the excerpt, ended inside it
+            if first < ex.start <= last < ex.end:
+                problems.append(
+                    f"{where}: lines {ex.start}-{ex.end} cut the statement on lines "
+                    f"{first}-{last} of {ex.path}"
+                )
+                break
+    return problems
+
+
+def rendered_excerpt_problems(page: Path, html: str, root: Path = ROOT) -> list[str]:
+    """In the built page, each excerpt's block shows exactly its lines of the file
+    (dedented, as pymdownx.snippets includes a range), under its label."""
+    import textwrap as tw
+
+    from sitelib.site.layout import html_text
+
+    problems = []
+    for ex in excerpts(page):
+        m = re.search(
+            rf'<span class="filename">{re.escape(ex.label)}</span><pre>.*?<code>(.*?)</code>',
+            html,
+            re.S,
+        )
+        lines = (root / "snippets" / ex.path).read_text("utf-8").splitlines()
+        expected = tw.dedent("\n".join(lines[ex.start - 1 : ex.end]))
+        if not m:
+            problems.append(f"{page.name}:{ex.line}: no block labelled {ex.label!r} in the site")
+        elif html_text(m.group(1)).rstrip("\n") != expected:
+            problems.append(
+                f"{page.name}:{ex.line}: the block labelled {ex.label!r} shows "
+                "other text than those lines"
+            )
+    return problems

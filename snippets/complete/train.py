@@ -204,8 +204,9 @@ def evaluate(model, loader, autocast):
         with autocast:
             logits = model(x)
         loss = F.cross_entropy(logits.float(), y, reduction="sum")
-        correct = (logits.argmax(dim=1) == y).sum()
-        totals += torch.stack([loss, correct, torch.tensor(len(y))])
+        correct = (logits.argmax(dim=1) == y).sum().float()
+        count = torch.tensor(float(len(y)), device=device)
+        totals += torch.stack([loss, correct, count])
     if dist.is_initialized():
         dist.all_reduce(totals)
     model.train()

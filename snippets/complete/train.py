@@ -338,10 +338,10 @@ def main(argv=None):
         }
         with open(args.report_json, "w") as f:
             json.dump(report, f)
-    if world > 1:
-        dist.destroy_process_group()
 
 
 if __name__ == "__main__":
     main()
+    if dist.is_initialized():  # after main()'s DDP or FSDP model is gone
+        dist.destroy_process_group()
 # script: run by docs/complete.md's commands (tests/test_complete.py)

@@ -352,7 +352,7 @@ def test_excerpts_render_their_lines(built_site) -> None:
     problems = rendered_excerpt_problems(PAGE, html)
     assert not problems, "\n".join(problems)
     # The whole file, one click away: the download is the script as tested.
-    assert 'href="train.py" download="train.py"' in html
+    assert '<a download="train.py" href="train.py">' in html
     downloaded = (site / "complete" / "train.py").read_text("utf-8")
     assert downloaded == as_copied(SCRIPT.read_text("utf-8"))
     assert "# script:" not in downloaded

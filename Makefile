@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (CONTRIBUTING.md, "Adding a chapter").
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-torch check update check-page build bench lighthouse notebooks lock clean FORCE
+.PHONY: serve test test-torch test-complete check update check-page build bench lighthouse notebooks lock clean FORCE
 # Where each run of the checks leaves its verification record, and the build reads
 # them (sitelib/site/records.py; mkdocs.yml, extra.records).
 RECORDS ?= .records
@@ -71,7 +71,7 @@ check-page: $(STAMP)
 # index, e.g. https://download.pytorch.org/whl/cpu for the small CPU builds (CI does).
 TORCH_INDEX_URL ?=
 TORCH_TESTS := tests/test_examples.py tests/test_fresh.py tests/test_launch.py tests/test_notebooks.py \
-  tests/test_pictures.py tests/test_plots.py tests/test_site.py tests/test_selftest.py
+  tests/test_pictures.py tests/test_plots.py tests/test_site.py tests/test_selftest.py tests/test_complete.py
 ifdef VERSION
 # A release (2.15.0, 2.16.0rc1) or latest: letters, digits and dots, checked before use.
 version-rest := $(VERSION)
@@ -98,6 +98,16 @@ test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 	@test -n "$(VERSION)" || { echo "usage: make test-torch VERSION=2.15.0 (or VERSION=latest)" >&2; exit 2; }
 	$(TORCH_VENV)/bin/python -m pytest -m "not browser" -p no:cacheprovider --torch-report \
 	  --records=$(RECORDS) $(TORCH_TESTS) $(PYTEST_ARGS)
+
+# The whole-step script (snippets/complete/train.py) in every combination of precision,
+# compilation and processes (tests/test_complete.py --complete-matrix; `make test` runs a
+# representative subset). VERSION=2.10.0 (or latest): against that torch release, in
+# the venv `make test-torch` uses. The weekly workflow complete.yml runs it. The built
+# page's check is left to `make test` (it needs a site build, and Graphviz).
+test-complete: $(if $(VERSION),$(TORCH_VENV)/.installed-lock,$(STAMP))
+	$(if $(VERSION),$(TORCH_VENV),$(VENV))/bin/python -m pytest -p no:cacheprovider --complete-matrix \
+	  --records=$(RECORDS) tests/test_complete.py \
+	  --deselect tests/test_complete.py::test_excerpts_render_their_lines $(PYTEST_ARGS)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

@@ -48,6 +48,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "the snippets it includes and its own fences (make check)",
     )
     parser.addoption(
+        "--complete-matrix",
+        action="store_true",
+        help="run the whole-step script in every combination, not the representative "
+        "subset (make test-complete; tests/test_complete.py)",
+    )
+    parser.addoption(
         "--torch-report",
         action="store_true",
         help="one line per example (PASS/FAIL/SKIP) and a summary naming the torch release; "
@@ -172,12 +178,13 @@ SITE_FIXTURES = {"built_site", "built_config", "site_url", "visit", "site_visit"
 
 def _servers_needed(item: pytest.Item) -> set[str]:
     """The process servers ``item`` uses: "fresh", "ranks", both or none."""
-    from sitelib.check.examples import launch_command
+    from sitelib.check.examples import is_script, launch_command
 
     example = getattr(item, "callspec", None) and item.callspec.params.get("example")
     names = set(getattr(item, "fixturenames", ()))
     needed = {"fresh"} if "fresh_server" in names else set()
-    launched = hasattr(example, "source") and launch_command(example)  # not NOTSET
+    # not NOTSET; a script's commands run in the rank server too (sitelib.check.complete)
+    launched = hasattr(example, "source") and (launch_command(example) or is_script(example))
     if "rank_server" in names or launched:
         needed.add("ranks")
     return needed
@@ -284,11 +291,11 @@ def _start_servers_for(examples: list) -> None:
     (and imports torch), so the run as pasted does not wait for one to start. The fresh
     server imports only what every snippet imports: with one snippet to run, what it
     imports beyond that is imported once either way, in its own process."""
-    from sitelib.check.examples import launch_command
+    from sitelib.check.examples import is_script, launch_command
 
     _wanted.add("fresh")
     _server("fresh", "torch.optim")
-    if any(launch_command(example) for example in examples):
+    if any(launch_command(example) or is_script(example) for example in examples):
         _wanted.add("ranks")
         _server("ranks", *RANK_PRELOAD)
 
@@ -309,7 +316,18 @@ TORCH_PRELOAD = ("torch.optim", "torch._dynamo")
 FRESH_PRELOAD = (*TORCH_PRELOAD, "torch._inductor.compile_fx")
 # The rank server also holds the harness each rank runs around its example (and no
 # Inductor: no multi-process example compiles).
-RANK_PRELOAD = (*TORCH_PRELOAD, "torch.distributed", "sitelib.check.launch", "sitelib.check.run")
+# The whole-step script (tests/test_complete.py) runs in it too: what it imports beyond
+# that (state dicts, FSDP2, the data loader) is imported once, not per run.
+RANK_PRELOAD = (
+    *TORCH_PRELOAD,
+    "torch.distributed",
+    "torch.distributed.checkpoint.state_dict",
+    "torch.distributed.fsdp",
+    "torch.utils.data",
+    "sitelib.check.launch",
+    "sitelib.check.run",
+    "sitelib.check.complete",
+)
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.check.examples import example_id, launch_command
+from sitelib.check.complete import run_script_example
+from sitelib.check.examples import example_id, is_script, launch_command
 from sitelib.check.launch import LaunchError, run_launched_example
 from sitelib.check.outcomes import ExampleFailure, Skipped
 from sitelib.check.run import run_example
@@ -40,7 +41,10 @@ def test_example(
     # it to the failure and pytest print the message twice ("During handling...").
     failure = skip = None
     try:
-        if launch_command(example):
+        if is_script(example):  # run by its page's console commands, compared
+            server = request.getfixturevalue("rank_server")
+            run_script_example(example, device, server)
+        elif launch_command(example):
             server = request.getfixturevalue("rank_server")
             run_launched_example(example, eval_example, device, server)
         else:

@@ -22,16 +22,16 @@ from sitelib.check.fresh import fresh_problems, run_as_pasted
 from sitelib.check.outcomes import skip_reason
 from sitelib.check.processes import ProcessServer
 from sitelib.site.layout import ROOT, snippet_files
-from sitelib.site.snippets import launch_command
+from sitelib.site.snippets import is_script, launch_command
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every snippet but the multi-process ones (launched as ranks by
-    tests/test_examples.py), or those of ``--example`` (make check)."""
+    """Every snippet but the multi-process ones and the scripts (_run_elsewhere), or
+    those of ``--example`` (make check)."""
     if "path" in metafunc.fixturenames:
         chosen = metafunc.config.getoption("example")
         paths = [e.path for e in chosen_examples(chosen)] if chosen else snippet_files()
-        paths = [p for p in paths if p.suffix == ".py" and not launch_command(p.read_text("utf-8"))]
+        paths = [p for p in paths if p.suffix == ".py" and not _run_elsewhere(p)]
         metafunc.parametrize("path", paths, ids=_id)
 
 
@@ -53,6 +53,13 @@ def test_snippet_runs_as_pasted(
         pytest.skip(f"{problems[0].split(': ')[0]}: not compared, its check as written failed")
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
+
+
+def _run_elsewhere(path: Path) -> bool:
+    """Multi-process examples (as ranks) and scripts (by their page's commands, in fresh
+    processes: sitelib.check.complete) run in tests/test_examples.py."""
+    source = path.read_text("utf-8")
+    return bool(launch_command(source)) or is_script(source)
 
 
 # -- self-tests -------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from pathlib import Path
 
 import markdown
@@ -110,6 +111,10 @@ def zensical_problems(page: Path, built: str) -> list[str]:
     blocks = [(copied_text(m["code"]), m["list"] or "") for m in CODE_BLOCK.finditer(body)]
     for include in includes_in(page, ROOT):
         raw = (ROOT / "snippets" / include.path).read_text("utf-8")
+        if include.lines:  # an excerpt: its lines, dedented as pymdownx.snippets does
+            start, _, end = include.lines.partition(":")
+            lines = raw.splitlines()[int(start) - 1 : int(end or start)]
+            raw = textwrap.dedent("\n".join(lines))
         # as drawn: annotation markers stay until Material's script removes them
         text = HARNESS_LINE.sub("", raw)
         where = f"{include.page}:{include.line}: snippets/{include.path}"

@@ -45,11 +45,21 @@ def is_include_only(example: CodeExample) -> bool:
     return bool(lines) and all(INCLUDE.match(line) for line in lines)
 
 
+def is_excerpt(example: CodeExample) -> bool:
+    """A fence that shows a line range of a snippet (``--8<-- "complete/train.py:40:58"``):
+    the one kind of block that does not run as pasted. Its file is checked whole, and
+    tests/test_complete.py checks each excerpt's range and label."""
+    lines = [line for line in example.source.splitlines() if line.strip()]
+    return len(lines) == 1 and bool((m := INCLUDE.match(lines[0])) and m.group("lines"))
+
+
 def page_examples(root: Path = ROOT, pages: list[Path] | None = None) -> list[CodeExample]:
     examples = []
     for place in pages or [root / "docs"]:
         for example in find_examples(place):
-            if example.path.suffix != ".md" or is_include_only(example):
+            if example.path.suffix != ".md" or is_excerpt(example):
+                continue  # an excerpt runs as part of its file, not as pasted
+            if is_include_only(example):
                 continue
             if example.prefix.split(" ", 1)[0] not in PY_FENCE_LANGS:
                 continue  # e.g. "pycon"
@@ -131,6 +141,11 @@ def requirement_problems(example: CodeExample) -> list[str]:
             "checks know: 'cuda', or 'torch>=X.Y' (the oldest release it runs on)"
         )
     return problems
+
+
+def is_script(example: CodeExample) -> bool:
+    """A program run by the commands its page shows (``# script:``), not as an example."""
+    return snippets.is_script(example.source)
 
 
 def launch_command(example: CodeExample) -> str | None:

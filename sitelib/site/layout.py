@@ -31,8 +31,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS_SECTION = "Chapters"
 
-# A snippet include. A leading ";" escapes it (the authors' page shows the syntax).
-INCLUDE = re.compile(r'^\s*(?P<escaped>;?)-+8<-+\s+"(?P<path>[^"]+)"\s*$')
+# A snippet include, perhaps of a line range (``"complete/train.py:40:58"``, an
+# excerpt: pymdownx.snippets' syntax). A leading ";" escapes it (the authors' page
+# shows the syntax).
+INCLUDE = re.compile(r'^\s*(?P<escaped>;?)-+8<-+\s+"(?P<path>[^":]+)(?::(?P<lines>[^"]*))?"\s*$')
 
 
 def snippet_files(root: Path = ROOT) -> list[Path]:
@@ -80,13 +82,14 @@ class Include:
     page: str  # the page, relative to the project (docs/forward_pass.md)
     line: int  # 1-based
     path: str  # the snippet, relative to snippets/ (forward_pass/call_vs_forward.py)
+    lines: str | None = None  # an excerpt's line range ("40:58"), or None: all of it
 
 
 def includes_in(page: Path, root: Path = ROOT) -> list[Include]:
     """The snippet includes of one page, in page order (escaped ones left out)."""
     name = page.relative_to(root).as_posix() if page.is_relative_to(root) else str(page)
     return [
-        Include(name, number, m.group("path"))
+        Include(name, number, m.group("path"), m.group("lines"))
         for number, line in enumerate(page.read_text("utf-8").splitlines(), 1)
         if (m := INCLUDE.match(line)) and not m.group("escaped")
     ]

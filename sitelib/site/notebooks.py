@@ -56,6 +56,7 @@ from sitelib.site.markdown_scan import code_lines, prose
 from sitelib.site.snippets import (
     as_copied,
     expected_output,
+    is_script,
     launch_command,
     needs_torch,
     requires_cuda,
@@ -315,8 +316,11 @@ def snippet_cells(snippet: str, solution: bool = False) -> list[nbformat.Noteboo
     JupyterLab hides its source and output, Colab draws it as a form titled
     "Solution" (its first line, ``# @title Solution``). For a snippet that needs a
     newer torch than the oldest the site supports, a line before it says so."""
-    source = as_copied((ROOT / "snippets" / snippet).read_text("utf-8")).rstrip("\n")
+    raw = (ROOT / "snippets" / snippet).read_text("utf-8")
+    source = as_copied(raw).rstrip("\n")
     command = launch_command(source)
+    if is_script(raw):  # a program with a command line: saved, then run
+        return script_cells(snippet, source)
     release = requires_torch(source)
     new_markdown = nbformat.v4.new_markdown_cell
     note = [new_markdown(f"The next cell {needs_torch(release)}.")] if release else []
@@ -340,6 +344,22 @@ def snippet_cells(snippet: str, solution: bool = False) -> list[nbformat.Noteboo
             f"This example runs as several processes, so it cannot run in the notebook's "
             f"kernel. The cell above saves it as `{name}`; run it from a terminal (in Colab, "
             f"in a cell starting with `!`):\n\n```sh\n{command} {name}\n```"
+        ),
+    ]
+
+
+def script_cells(snippet: str, source: str) -> list[nbformat.NotebookNode]:
+    """A script's cells (``# script:``): one that writes it to a file, and a note with
+    the commands its page shows (a notebook's kernel has no command line to give it)."""
+    name = Path(snippet).name
+    return [
+        nbformat.v4.new_code_cell(
+            f"%%writefile {name}\n{source}", metadata={"snippet": snippet, "launch": "python"}
+        ),
+        nbformat.v4.new_markdown_cell(
+            f"The cell above saves the script as `{name}`; run it from a terminal (in "
+            "Colab, in a cell starting with `!`):\n\n```sh\n"
+            f"python {name}\ntorchrun --nproc-per-node 2 {name}\npython {name} --help\n```"
         ),
     ]
 

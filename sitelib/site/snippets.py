@@ -13,6 +13,8 @@ Marker comments (docs/authors.md, "Markers")::
     # no-module-to-check: why           (calls backward() and leaves no module: why)
     # launch: torchrun --nproc-per-node 2  (a multi-process example)
     # output-in-function: why           (#> lines inside a def body, and why)
+    # script: why                       (a program with a command line, run by the
+                                        commands its page shows: sitelib.check.complete)
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from sitelib.site.layout import ROOT, snippet_files
 
 MARKER = re.compile(
     r"^\s*#\s*(?P<key>requires|expect-no-grad|expect-nonfinite-grad|stays-on-cpu"
-    r"|no-module-to-check|output-in-function|launch):\s*(?P<value>.+?)\s*$"
+    r"|no-module-to-check|output-in-function|launch|script):\s*(?P<value>.+?)\s*$"
 )
 # The two lines every example picks its device with (docs/authors.md), in this order.
 DEVICE_IDIOM = (
@@ -38,7 +40,7 @@ ANNOTATION = re.compile(r"[ \t]*# \((?P<number>\d+)\)!$", re.M)
 
 
 # Markers whose value is one reason, commas and all.
-REASON_MARKERS = ("no-module-to-check", "output-in-function")
+REASON_MARKERS = ("no-module-to-check", "output-in-function", "script")
 
 
 def markers(source: str) -> dict[str, list[str]]:
@@ -109,6 +111,13 @@ def launch_command(source: str) -> str | None:
     return values[0] if values else None
 
 
+def is_script(source: str) -> bool:
+    """A program with a command line (``# script: ...``): not run as an example but by
+    the ``console`` commands its page shows (sitelib.check.complete), and shown in
+    excerpts (line ranges)."""
+    return "script" in markers(source)
+
+
 # Marker comments only the checks read: the site neither shows nor copies them.
 HARNESS_MARKERS = (
     "expect-no-grad",
@@ -116,6 +125,7 @@ HARNESS_MARKERS = (
     "stays-on-cpu",
     "no-module-to-check",
     "output-in-function",
+    "script",
 )
 HARNESS_LINE = re.compile(rf"^[ \t]*#[ \t]*(?:{'|'.join(HARNESS_MARKERS)}):.*\n?", re.M)
 

@@ -1,0 +1,43 @@
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.utils import clip_grad_norm_
+from torch.optim.lr_scheduler import LambdaLR
+
+torch.manual_seed(0)
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+device = accelerator or torch.device("cpu")
+
+x = torch.randn(64, 8).to(device)  # x: [N, 8]
+y = torch.randint(0, 3, (64,)).to(device)  # y: [N]
+model = nn.Linear(8, 3).to(device)
+optimizer = torch.optim.AdamW(model.parameters(), lr=0.01)
+# Warmup: a quarter of the peak at step 0, the peak from step 3 on.
+scheduler = LambdaLR(optimizer, lambda step: min(1.0, (step + 1) / 4))
+scaler = torch.amp.GradScaler(device.type)
+accum = 4  # micro-batches per optimizer step
+
+norms = []
+for _step in range(2):
+    micro_batches = zip(x.chunk(accum), y.chunk(accum), strict=True)
+    for xb, yb in micro_batches:  # xb: [M, 8], yb: [M]
+        with torch.autocast(device.type, dtype=torch.float16):
+            loss = F.cross_entropy(model(xb), yb) / accum  # loss: []
+        scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)  # real gradients, before clipping
+    norm = clip_grad_norm_(model.parameters(), max_norm=1.0)
+    norms.append(norm.item())
+    scaler.step(optimizer)
+    scaler.update()
+    scheduler.step()  # once per optimizer step
+    optimizer.zero_grad()
+
+lr = optimizer.param_groups[0]["lr"]
+print("after 2 steps, the lr is 3/4 of the peak:", math.isclose(lr, 0.0075))
+#> after 2 steps, the lr is 3/4 of the peak: True
+print("clipping saw the real gradient norm:", max(norms) < 100)
+#> clipping saw the real gradient norm: True
+# Each step ends with zero_grad(): the gradients are None on purpose.
+# expect-no-grad: model.*

@@ -1,0 +1,383 @@
+"""The whole-step script (snippets/complete/train.py, docs/complete.md), proven in
+combination: run as a reader runs it (``python train.py ...``, ``torchrun
+--nproc-per-node 2 train.py ...``), each process forked from the rank server
+(sitelib/check/complete.py).
+
+For each combination of precision, compilation and processes: the loss falls; four
+micro-batches of 8 give the update of one batch of 32; two ranks give the model of
+one process on the same global batch; the injected non-finite step (--nonfinite-at 5)
+is skipped on every rank and the run goes on; a run stopped at step 10 and resumed
+ends bit for bit where the uninterrupted run does. ``make test`` runs FAST;
+``make test-complete`` (``--complete-matrix``) runs ALL. The self-tests break a copy
+of the script the ways training scripts break, and see the matching check fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+import pytest
+from pytest_examples import CodeExample
+
+from sitelib.check import complete
+from sitelib.check.complete import (
+    SCRIPT,
+    RunFailed,
+    console_blocks,
+    console_problems,
+    excerpt_problems,
+    excerpts,
+    loss_falls_problems,
+    rendered_excerpt_problems,
+    resume_problems,
+    same_model_problems,
+    skipped_problems,
+)
+from sitelib.site.layout import ROOT, page_files
+from sitelib.site.snippets import as_copied
+
+PAGE = ROOT / "docs" / "complete.md"
+STEPS = ["--steps", "20", "--warmup", "4", "--log-every", "10"]
+BAD_STEP = 5  # --nonfinite-at: every run skips this step
+RESUME_AT = 10  # --ckpt-every: the resumed run starts from this step's checkpoint
+GLOBAL_BATCH = 32
+
+# How far two runs that should agree may drift: the largest difference of the final
+# parameters (which are of order 0.1-1), after 20 steps. Measured on torch 2.13 (CPU),
+# eager: accumulating four micro-batches, or averaging two ranks' gradients, only
+# reorders float32 sums: at most 1.2e-7 in every fp32 combination, DDP and FSDP2; 1e-5
+# leaves room for other kernels and CPUs. Under autocast the matmuls round inside, and
+# a batch split differently rounds differently: bf16 up to 1.2e-3 (one process, four
+# micro-batches against one batch; 2.1e-4 for two ranks against one process), fp16 up
+# to 1.9e-5. Stepping the scheduler per micro-batch moves fp32 by 1.9e-2.
+TOLERANCE = {"fp32": 1e-5, "bf16": 2e-3, "fp16": 2e-4}
+# A precision against float32 (the same run otherwise): measured 1.2e-3 (bf16) and
+# 3.1e-5 (fp16); unscale_ after clipping moves fp16 by 5.9e-3.
+AGAINST_FP32 = {"bf16": 5e-3, "fp16": 1e-3}
+
+
+@dataclass(frozen=True)
+class Combo:
+    precision: str  # fp32, bf16, fp16
+    backend: str | None  # a torch.compile backend, or None: eager
+    ranks: int  # 1, or 2 under torchrun
+    fsdp: bool = False
+
+    def __str__(self) -> str:
+        where = (
+            "1 process"
+            if self.ranks == 1
+            else f"{self.ranks} ranks " + ("FSDP2" if self.fsdp else "DDP")
+        )
+        return f"{self.precision}-{self.backend or 'eager'}-{where}".replace(" ", "-")
+
+    def argv(self, accum: int, dropout: str = "0") -> list[str]:
+        batch = GLOBAL_BATCH // (accum * self.ranks)
+        argv = [*STEPS, "--precision", self.precision, "--dropout", dropout]
+        argv += ["--batch-size", str(batch), "--accum-steps", str(accum)]
+        argv += ["--nonfinite-at", str(BAD_STEP)]
+        if self.backend:
+            argv += ["--compile", "--compile-backend", self.backend]
+        return argv + (["--fsdp"] if self.fsdp else [])
+
+    @property
+    def one_process(self) -> Combo:
+        return Combo(self.precision, self.backend, 1)
+
+
+# Left out of ALL, and why:
+# - Inductor (the default backend): its first compile of each graph costs tens of
+#   seconds on a CPU (a C++ build); eager and aot_eager trace the same graphs through
+#   Dynamo and AOTAutograd, which is where compiling changes a training script's
+#   behaviour (guards, recompiles on model.eval(), _orig_mod.). Inductor runs in the
+#   compile chapter's examples.
+# - FSDP2 with torch.compile: fully_shard's hooks around a compiled module need
+#   torch.compile of the whole model after sharding and the compiled autograd of
+#   newer releases; nothing the chapter teaches.
+ALL = [
+    Combo(precision, backend, ranks, fsdp)
+    for precision, backend, (ranks, fsdp) in itertools.product(
+        ("fp32", "bf16", "fp16"), (None, "aot_eager"), ((1, False), (2, False), (2, True))
+    )
+    if not (fsdp and backend)
+]
+FAST = [Combo("fp32", None, 1), Combo("fp32", None, 2)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "combo" in metafunc.fixturenames:
+        full = metafunc.config.getoption("complete_matrix")
+        metafunc.parametrize("combo", ALL if full else FAST, ids=str)
+
+
+# Runs are deterministic, so each is run once per session and shared by the tests
+# that read it (FAST's two-rank combination compares with the one-process one).
+_pool = ThreadPoolExecutor(4)  # the server runs two processes at a time
+_runs: dict[tuple, Future] = {}
+
+
+def submit(
+    server, argv: list[str], nproc: int = 1, *, cwd: Path | None = None, script: Path = SCRIPT
+) -> Future:
+    key = (tuple(argv), nproc, str(cwd), str(script))
+    if key not in _runs:
+        _runs[key] = _pool.submit(complete.run, server, argv, nproc=nproc, cwd=cwd, script=script)
+    return _runs[key]
+
+
+def folder() -> Path:
+    return Path(tempfile.mkdtemp(prefix="complete-"))
+
+
+def resume_pair(
+    server, argv: list[str], nproc: int, *, script: Path = SCRIPT, full_script: Path = SCRIPT
+):
+    """The uninterrupted run (checkpoints every RESUME_AT steps) and one resumed
+    from its checkpoint at RESUME_AT, with the same command line otherwise."""
+    cwd = folder()
+    full = submit(
+        server, [*argv, "--ckpt-every", str(RESUME_AT)], nproc, cwd=cwd, script=full_script
+    ).result()
+    ckpt = str(cwd / "checkpoints" / f"step{RESUME_AT}.pt")
+    resumed = complete.run(server, [*argv, "--resume", ckpt], nproc=nproc, cwd=cwd, script=script)
+    return full, resumed
+
+
+def test_combination(combo: Combo, rank_server) -> None:
+    n = combo.ranks
+    runs = {
+        "batch": submit(rank_server, combo.argv(1), n),
+        "micro-batches": submit(rank_server, combo.argv(4), n),
+        "one process": submit(rank_server, combo.one_process.argv(1)),
+    }
+    if combo.precision != "fp32":
+        fp32 = Combo("fp32", combo.backend, 1)
+        runs["fp32"] = submit(rank_server, fp32.argv(1))
+    # The resumed pair keeps dropout (0.1): the resume must restore every generator.
+    full, resumed = resume_pair(rank_server, combo.argv(4, dropout="0.1"), n)
+    runs = {name: future.result() for name, future in runs.items()}
+    batch, micro = runs["batch"], runs["micro-batches"]
+    tol = TOLERANCE[combo.precision]
+    problems = []
+    for name in ("batch", "micro-batches"):
+        problems += loss_falls_problems(runs[name], f"{combo} {name}")
+        problems += skipped_problems(runs[name], f"{combo} {name}", [BAD_STEP], n)
+    problems += same_model_problems(batch, micro, f"{combo}: 4 micro-batches vs 1", tol)
+    if n > 1:
+        problems += same_model_problems(batch, runs["one process"], f"{combo} vs one process", tol)
+    if "fp32" in runs:
+        problems += same_model_problems(
+            runs["one process"],
+            runs["fp32"],
+            f"{combo.one_process} vs fp32",
+            AGAINST_FP32[combo.precision],
+        )
+    problems += resume_problems(full, resumed, RESUME_AT, f"{combo} resumed")
+    assert not problems, "\n".join(problems)
+
+
+# -- self-tests: a copy of the script broken one way, and the check that sees it ------
+def broken(tmp: Path, old: str, new: str) -> Path:
+    source = SCRIPT.read_text("utf-8")
+    assert source.count(old) == 1, old
+    path = tmp / "train.py"
+    path.write_text(source.replace(old, new), "utf-8")
+    return path
+
+
+SCHEDULER_LINE = "            scheduler.step()  # once per optimizer step that happened\n"
+
+
+def test_selftest_scheduler_stepped_per_micro_batch(rank_server, tmp_path: Path) -> None:
+    script = broken(tmp_path, SCHEDULER_LINE, "")
+    source = script.read_text("utf-8").replace(
+        "            loss_sum += loss.detach()\n",
+        "            loss_sum += loss.detach()\n            scheduler.step()\n",
+    )
+    script.write_text(source, "utf-8")
+    combo = FAST[0]
+    batch = submit(rank_server, combo.argv(1), script=script)
+    micro = submit(rank_server, combo.argv(4), script=script)
+    problems = same_model_problems(batch.result(), micro.result(), "accumulation", 1e-5)
+    assert problems and "the parameters differ by up to" in problems[0], problems
+
+
+def test_selftest_unscale_after_clipping(rank_server, tmp_path: Path) -> None:
+    unscale = "        scaler.unscale_(optimizer)  # real gradients, before clipping\n"
+    clip = "        norm = clip_grad_norm_(net.parameters(), max_norm)\n"
+    script = broken(tmp_path, unscale + "        max_norm", "        max_norm")
+    script.write_text(script.read_text("utf-8").replace(clip, clip + unscale), "utf-8")
+    fp16, fp32 = Combo("fp16", None, 1), Combo("fp32", None, 1)
+    bad = submit(rank_server, fp16.argv(1), script=script).result()
+    reference = submit(rank_server, fp32.argv(1)).result()
+    problems = same_model_problems(bad, reference, "fp16 vs fp32", AGAINST_FP32["fp16"])
+    assert problems and "the parameters differ by up to" in problems[0], problems
+
+
+@pytest.mark.parametrize(
+    ("precision", "old", "new", "expected"),
+    [
+        pytest.param(
+            "fp16",
+            '        scaler.load_state_dict(ckpt["scaler"])\n',
+            "",
+            r"scale 65536.0 after the resume, 32768.0 without it",
+            id="without-scaler",
+        ),
+        pytest.param(
+            "fp32",
+            '        step, (epoch, position) = ckpt["step"], ckpt["data"]\n',
+            '        step = ckpt["step"]\n',
+            r"the parameters differ by up to",
+            id="without-sampler-position",
+        ),
+        pytest.param(
+            "fp32",
+            '    set_rng_states(ckpt["rng"][rank])\n',
+            "",
+            r"the parameters differ by up to",
+            id="without-rng",
+        ),
+    ],
+)
+def test_selftest_resume_without(rank_server, tmp_path: Path, precision, old, new, expected):
+    script = broken(tmp_path, old, new)
+    combo = Combo(precision, None, 1)
+    full, resumed = resume_pair(rank_server, combo.argv(4, dropout="0.1"), 1, script=script)
+    problems = resume_problems(full, resumed, RESUME_AT, "resumed")
+    assert any(re.search(expected, p) for p in problems), problems
+
+
+def test_selftest_guard_without_the_all_reduce_disagrees(rank_server, tmp_path: Path) -> None:
+    """Each rank deciding on its own loss alone: only the rank with the NaN skips."""
+    script = broken(
+        tmp_path,
+        "        bad = ~(torch.isfinite(loss_sum) & torch.isfinite(norm))\n",
+        "        bad = ~torch.isfinite(loss_sum)\n",
+    )
+    script.write_text(
+        script.read_text("utf-8").replace(
+            "        if world > 1:  # every rank decides the same: skip if any is bad\n"
+            "            dist.all_reduce(stats)\n",
+            "",
+        ),
+        "utf-8",
+    )
+    combo = Combo("fp32", None, 2)
+    problems = skipped_problems(
+        submit(rank_server, combo.argv(1), 2, script=script).result(), "ddp", [BAD_STEP], 2
+    )
+    assert any("(per rank), not [5]" in p for p in problems), problems
+    assert "ddp: the ranks' parameters differ" in problems, problems
+
+
+def test_a_crash_on_one_rank_names_it_and_leaves_nothing(rank_server, tmp_path: Path) -> None:
+    raised = '                raise RuntimeError("rank 1 fails at step 3")\n'
+    script = broken(
+        tmp_path,
+        "            loss_sum += loss.detach()\n",
+        "            loss_sum += loss.detach()\n            if rank == 1 and step == 3:\n" + raised,
+    )
+    line = script.read_text("utf-8").splitlines(keepends=True).index(raised) + 1
+    with pytest.raises(RunFailed) as failed:
+        complete.run(rank_server, [*STEPS, "--dropout", "0"], nproc=2, script=script, timeout=60)
+    message = str(failed.value)
+    assert re.search(
+        rf"(?s)rank 1: exited with status 1 at train.py:{line}\n.*"
+        r"RuntimeError: rank 1 fails at step 3.*\n.*rank 0: ",
+        message,
+    ), message
+    server = psutil.Process(rank_server._process.pid)
+    assert [p for p in server.children(recursive=True)] == []
+
+
+def test_selftest_console_check_compares_every_line(rank_server, tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console\n$ python train.py --steps 2 --log-every 1\n"
+        "step    1 | loss 9.999 | lr 2.73e-04\nstep    2 | loss 1.000 | lr 5.45e-04\n"
+        "eval | loss 1.000 | accuracy 0.500\n```\n\n"
+        "```console\n$ python train.py --help\nusage: train.py [--steps STEPS]\n```\n",
+        "utf-8",
+    )
+    problems = console_problems(rank_server, page)
+    assert len(problems) == 2, problems
+    assert problems[0].startswith(f"{page}:2: printed differs from the page's lines"), problems
+    assert re.match(rf"{re.escape(str(page))}:9: --help lists \[.*'--fsdp'", problems[1])
+
+
+# -- the page: excerpts and what it shows ----------------------------------------------
+def test_the_page_shows_one_process_two_a_resume_and_help() -> None:
+    commands = [c for block in console_blocks(PAGE) for c in block]
+    assert {c.nproc for c in commands} == {1, 2}
+    assert any("--resume" in c.argv for c in commands)
+    assert any("--fsdp" in c.argv for c in commands)
+    assert any(c.is_help for c in commands)
+
+
+def test_excerpts_are_labelled_ranges_of_whole_statements() -> None:
+    assert len(excerpts(PAGE)) >= 10
+    problems = [p for page in page_files() for p in excerpt_problems(page)]
+    assert not problems, "\n".join(problems)
+
+
+def test_selftest_excerpt_check(tmp_path: Path) -> None:
+    cases = [("70–81", "70:80"), ("72–80", "72:80"), ("198–213", "198:213"), ("180–194", "180:194")]
+    page = tmp_path / "page.md"
+    page.write_text(
+        "".join(
+            f'```python title="train.py, lines {label}"\n--8<-- "complete/train.py:{lines}"\n```\n\n'
+            for label, lines in cases
+        ),
+        "utf-8",
+    )
+    assert excerpt_problems(page) == [
+        f"{page}:1: the excerpt is labelled 'train.py, lines 70–81', not 'train.py, lines 70–80'",
+        f"{page}:5: line 72 of complete/train.py starts no statement",
+        f"{page}:5: lines 72-80 cut the statement on lines 71-72 of complete/train.py",
+        f"{page}:9: line 198 of complete/train.py starts no statement",  # its decorator: 197
+        f"{page}:13: line 180 of complete/train.py starts no statement",
+        f"{page}:13: lines 180-194 cut the statement on lines 179-181 of complete/train.py",
+    ]
+
+
+def test_excerpts_render_their_lines(built_site) -> None:
+    result, site = built_site
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = (site / "complete" / "index.html").read_text("utf-8")
+    problems = rendered_excerpt_problems(PAGE, html)
+    assert not problems, "\n".join(problems)
+    # The whole file, one click away: the download is the script as tested.
+    assert '<a download="train.py" href="train.py">' in html
+    downloaded = (site / "complete" / "train.py").read_text("utf-8")
+    assert downloaded == as_copied(SCRIPT.read_text("utf-8"))
+    assert "# script:" not in downloaded
+
+
+def test_selftest_rendered_excerpt_check() -> None:
+    html = '<span class="filename">train.py, lines 70–80</span><pre><code>def other():</code>'
+    problems = rendered_excerpt_problems(PAGE, html)
+    assert problems[0] == (
+        "complete.md:"
+        f"{excerpts(PAGE)[0].line}: the block labelled 'train.py, lines 70–80' shows other "
+        "text than those lines"
+    )
+
+
+def test_excerpts_are_not_collected_as_examples() -> None:
+    """An excerpt is the one kind of block that does not run as pasted: the example
+    collection leaves it out explicitly (its file is checked whole)."""
+    from sitelib.check.examples import is_excerpt, page_examples
+
+    collected = [e for e in page_examples(pages=[PAGE])]
+    assert collected == []
+    fence = CodeExample.create('--8<-- "complete/train.py:70:80"\n', path=PAGE, prefix="python")
+    assert is_excerpt(fence)
+    whole = CodeExample.create('--8<-- "complete/train.py"\n', path=PAGE, prefix="python")
+    assert not is_excerpt(whole)

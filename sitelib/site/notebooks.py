@@ -72,6 +72,7 @@ LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s")
 MD_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
 BOX = re.compile(r"^(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)")
 HEADING = re.compile(r"^(?P<level>#{1,3})\s+(?P<text>.+?)\s*$")
+ATTR_LIST = re.compile(r"^(?P<text>.*?)\s*(?:\{(?P<attrs>[^{}]*)\})?$")
 
 
 TITLE_TAG = "notebook-title"  # left out of the site's page (mkdocs.yml, remove_tag_config)
@@ -171,8 +172,12 @@ def _sections(chapter: Chapter, site_url: str) -> list[Section]:
                     sections[-1].task += "\n"
             heading = None if number in hidden else HEADING.match(line)
             if heading:
-                title = heading.group("text").replace("`", "")
-                anchor = slugify(_plain(heading.group("text")).replace("`", ""), "-")
+                # An attribute list (`{#id}`, `{ data-search-exclude }`) is not the title;
+                # its `#id` is the heading's anchor.
+                text, attrs = ATTR_LIST.match(heading.group("text")).group("text", "attrs")
+                title = text.replace("`", "")
+                given = re.search(r"#([\w-]+)", attrs or "")
+                anchor = given.group(1) if given else slugify(_plain(text).replace("`", ""), "-")
                 sections.append(Section(title, f"{url}#{anchor}"))
                 paragraph = []
             elif sections and not sections[-1].sentence:
@@ -502,7 +507,7 @@ def refresh(chapter: Chapter, site_url: str | None = None) -> nbformat.NotebookN
 
 # A line of torch's own log (glog's format: level, date, time, pid, source), such as
 # Dynamo's "W1201 16:56:05.862000 4160 torch/_logging/_internal.py:1345] ...".
-TORCH_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] .*\n?", re.M)
+TORCH_LOG = re.compile(r"^[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] .*\n?", re.M)
 
 
 def _svg_ids_of_their_cell(cell) -> None:

@@ -259,15 +259,21 @@ def test_a_notebook_with_a_png_figure_is_stale(tmp_path: Path) -> None:
     import nbformat
 
     from sitelib.site import notebooks
+    from sitelib.site.snippets import expected_output
 
     chapter = next(c for c in notebooks.chapters() if c.name == "forward_backward")
     expected = notebooks.build_notebook(chapter)
     committed = notebooks.without_outputs(expected)  # its cells are current
+    for cell in committed.cells:  # each printing its #> lines, as a run would
+        if cell.cell_type == "code" and "launch" not in cell.metadata:
+            source = (notebooks.ROOT / "snippets" / cell.metadata["snippet"]).read_text()
+            text = "".join(f"{line}\n" for line in expected_output(source))
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
     nbformat.write(committed, tmp_path / "svg.ipynb")
     assert notebooks.compare(tmp_path / "svg.ipynb", expected) == []
     for cell in committed.cells:
         if cell.cell_type == "code":
-            cell.outputs = [nbformat.v4.new_output("display_data", {"image/png": "iVBO"})]
+            cell.outputs.append(nbformat.v4.new_output("display_data", {"image/png": "iVBO"}))
     nbformat.write(committed, tmp_path / "png.ipynb")
     assert notebooks.compare(tmp_path / "png.ipynb", expected) == [
         f"{tmp_path / 'png.ipynb'}: a figure is a PNG, not SVG (KERNEL_CONFIG; run `make notebooks`)"

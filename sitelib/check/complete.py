@@ -386,7 +386,7 @@ def rendered_excerpt_problems(page: Path, html: str, root: Path = ROOT) -> list[
     problems = []
     for ex in excerpts(page):
         m = re.search(
-            rf'<span class="filename">{re.escape(ex.label)}</span><pre>.*?<code>(.*?)</code>',
+            rf'<span class="filename">{re.escape(ex.label)}</span><pre\b[^>]*>.*?<code>(.*?)</code>',
             html,
             re.S,
         )

@@ -128,6 +128,18 @@ class Visit:
             " requestIdleCallback(r, {timeout: 2000}))))"
         )
 
+    def rest(self) -> None:
+        """Nothing hovered or focused, and no tooltip or dialog left showing: a check
+        that clicked a button (copy, a figure's) leaves the pointer over an element
+        with a title, whose tooltip (``content.tooltips``) would still be fading in or
+        out when the next check reads the page's colours."""
+        self.page.mouse.move(0, 0)
+        self.page.evaluate("document.activeElement && document.activeElement.blur()")
+        self.page.wait_for_function(
+            "!document.querySelector('.md-tooltip2--active, .md-dialog--active')",
+            timeout=5000,
+        )
+
     def scheme(self) -> str:
         return self.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
 
@@ -247,6 +259,7 @@ def check_name(check: PageCheck) -> str:
 
 
 def _run(found: Tour, check: PageCheck, tab: Visit, path: str) -> None:
+    tab.rest()
     result = check(tab, path)
     count, problems = result if isinstance(result, tuple) else (None, result)
     found.problems[check_name(check)] += problems

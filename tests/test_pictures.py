@@ -157,7 +157,7 @@ def graph_problems(figure_html: str, expected: Recorded) -> list[str]:
     caption = re.search(r"<figcaption>(.*?)</figcaption>", figure_html, re.S)
     if not caption or not caption.group(1).strip():
         problems.append("no caption")
-    legend = re.findall(r'<span class="key (\w+)">', figure_html)
+    legend = re.findall(r'<span class="key (\w+)"[^>]*>', figure_html)
     for kind in sorted(
         {
             g.get("class", "").split()[1]
@@ -299,7 +299,7 @@ def test_the_check_catches_a_drawing_that_differs() -> None:
     background = re.sub(r'(<g class="graph"[^>]*>)', r'\1<polygon points="0,0 9,0 9,9"/>', html)
     assert "drawn outside any node or edge: <polygon>" in graph_problems(background, expected)
 
-    no_leaf_key = re.sub(r'<span class="key leaf">.*?</span>(?=<span|</span>)', "", html)
+    no_leaf_key = re.sub(r'<span class="key leaf"[^>]*>.*?</span>(?=<span|</span>)', "", html)
     assert "the legend does not explain the leaf style it draws" in graph_problems(
         no_leaf_key, expected
     )

@@ -574,46 +574,33 @@ def test_the_preview_builds_again_a_page_whose_snippet_changed(tmp_path: Path) -
 
 # -- search ----------------------------------------------------------------------------
 def test_search_index_holds_prose_not_code(built_site) -> None:
-    """At most half its old size; no code text, fold summary or output label; a
+    """At most half of what the same pages make with their code; no code text, fold summary or output label; a
     block's names are there (sitelib/check/search_index.py)."""
-    from sitelib.check.search_index import code_pairs, index_problems
+    from sitelib.check.search_index import code_pairs, index_problems, size_with_code
 
     _, site = built_site
     raw = (site / "search" / "search_index.json").read_text("utf-8")
-    problems = index_problems(raw, code_pairs())
+    problems = index_problems(raw, code_pairs(), size_with_code(site, raw))
     assert not problems, "\n".join(problems[:10])
     names = {w for e in json.loads(raw)["docs"] for w in re.findall(r"[\w.]+", e["text"])}
     assert {"clip_grad_norm_", "GradScaler", "set_to_none"} <= names
 
 
-def _indexed_without_exclusion(page: str) -> list[dict]:
-    """A built page's search entries as Material's parser makes them when the code
-    blocks are not marked ``data-search-exclude`` (the index before this change)."""
-    from material.plugins.search.plugin import Parser
-
-    parser = Parser()
-    parser.feed(page.replace("<pre data-search-exclude", "<pre"))
-    parser.close()
-    return [
-        {"location": f"#{s.id}", "title": "".join(s.title), "text": "".join(s.text)}
-        for s in parser.data
-    ]
-
-
 def test_search_index_check_catches_code_in_the_index(built_site) -> None:
-    from sitelib.check.search_index import SIZE_BEFORE, code_pairs, index_problems
+    from sitelib.check.search_index import code_pairs, index_problems, indexed_with_code
 
     _, site = built_site
     page = (site / "optimizer_step" / "index.html").read_text("utf-8")
     pairs = code_pairs()
-    docs = _indexed_without_exclusion(page)
-    problems = index_problems(json.dumps({"docs": docs}), pairs)
+    docs = indexed_with_code(page)
+    raw = json.dumps({"docs": docs})
+    problems = index_problems(raw, pairs, 10 * len(raw))
     where = "search_index.json entry #what-step-does-to-the-parameters"
     assert f"{where}: holds the code of snippets/optimizer_step/sgd_by_hand.py" in problems
     assert any(": holds an output label: 'Output: #>" in p for p in problems), problems
     assert any(": holds a fold's summary: 'Set-up, lines 1" in p for p in problems), problems
-    padded = json.dumps({"docs": [], "pad": "x" * (SIZE_BEFORE // 2)})
-    assert index_problems(padded, pairs) == [
-        f"search_index.json is {len(padded):,} bytes, more than half of {SIZE_BEFORE:,} "
-        f"(at most {SIZE_BEFORE // 2:,})"
-    ]
+    # The same entries are more than half of themselves with their code.
+    assert index_problems(raw, pairs, len(raw))[0] == (
+        f"search_index.json is {len(raw):,} bytes, more than half of the {len(raw):,} the "
+        f"same pages make with their code (at most {len(raw) // 2:,})"
+    )

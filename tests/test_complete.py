@@ -111,9 +111,13 @@ FAST = [Combo("fp32", None, 1), Combo("fp32", None, 2)]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    full = metafunc.config.getoption("complete_matrix")
     if "combo" in metafunc.fixturenames:
-        full = metafunc.config.getoption("complete_matrix")
         metafunc.parametrize("combo", ALL if full else FAST, ids=str)
+    if "hang_timeout" in metafunc.fixturenames:
+        # The hang holds two of the server's processes until its timeout: the full
+        # matrix only (make test-complete), not make test.
+        metafunc.parametrize("hang_timeout", [30] if full else [], ids=lambda t: f"{t}s")
 
 
 # Runs are deterministic, so each is run once per session and shared by the tests
@@ -293,6 +297,29 @@ def test_a_crash_on_one_rank_names_it_and_leaves_nothing(rank_server, tmp_path: 
         r"RuntimeError: rank 1 fails at step 3.*\n.*rank 0: ",
         message,
     ), message
+    server = psutil.Process(rank_server._process.pid)
+    assert [p for p in server.children(recursive=True)] == []
+
+
+def test_a_hang_on_one_rank_names_where_it_waits(rank_server, tmp_path: Path, hang_timeout):
+    slept = "                time.sleep(600)  # a rank that never comes back\n"
+    script = broken(
+        tmp_path,
+        "            loss_sum += loss.detach()\n",
+        "            loss_sum += loss.detach()\n            if rank == 1 and step == 3:\n" + slept,
+    )
+    source = script.read_text("utf-8").replace("import random\n", "import random\nimport time\n")
+    script.write_text(source, "utf-8")
+    line = source.splitlines(keepends=True).index(slept) + 1
+    with pytest.raises(RunFailed) as failed:
+        complete.run(
+            rank_server, [*STEPS, "--dropout", "0"], nproc=2, script=script, timeout=hang_timeout
+        )
+    message = str(failed.value)
+    assert (
+        f"rank 1: did not finish within {hang_timeout} s; it was at train.py:{line}" in message
+    ), message
+    assert f"rank 0: did not finish within {hang_timeout} s" in message, message
     server = psutil.Process(rank_server._process.pid)
     assert [p for p in server.children(recursive=True)] == []
 

@@ -26,7 +26,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitelib.check.launch import _stack, _where, free_port, rank_envs, without_library_logs
+from sitelib.check.launch import _stack, free_port, rank_envs, without_library_logs
 from sitelib.check.processes import Child, ProcessServer, Request
 from sitelib.site.layout import INCLUDE, ROOT, includes, snippet_name
 from sitelib.site.markdown_scan import fences
@@ -93,6 +93,15 @@ def command(argv: list[str], nproc: int) -> str:
     return shlex.join([*launcher.split(), "train.py", *argv])
 
 
+def _where(child: Child, name: str) -> str:
+    """The script's innermost line in the stack a rank printed: a Python traceback's
+    last (a crash), faulthandler's first (a hang: most recent call first)."""
+    lines = re.findall(rf'File "[^"]*{re.escape(name)}", line (\d+)', child.stderr)
+    if not lines:
+        return name
+    return f"{name}:{lines[0] if child.timed_out else lines[-1]}"
+
+
 def rank_problems(children: list[Child], script: Path, shown: str, timeout: float) -> list[str]:
     """Each rank's crash, hang or stray output, the first to fail first, naming the
     rank and the script's line (the others usually failed because of it)."""
@@ -105,7 +114,7 @@ def rank_problems(children: list[Child], script: Path, shown: str, timeout: floa
     problems = []
     for r in order:
         child = children[r]
-        where = _where(child.stderr, name, script)
+        where = _where(child, name)
         if child.timed_out and failed:
             problems.append(
                 f"rank {r}: stopped at {where} after rank {failed[0]} failed (it was waiting)"

@@ -324,6 +324,25 @@ def test_a_hang_on_one_rank_names_where_it_waits(rank_server, tmp_path: Path, ha
     assert [p for p in server.children(recursive=True)] == []
 
 
+def test_a_compiled_models_checkpoint_resumes_an_eager_run(rank_server, tmp_path: Path) -> None:
+    """A checkpoint whose weights are named as a compiled model's state_dict() names
+    them (``_orig_mod.0.weight``) resumes the run exactly; without the prefix
+    handling, loading it fails."""
+    import torch
+
+    argv = Combo("fp32", None, 1).argv(4, dropout="0.1")
+    full = complete.run(rank_server, [*argv, "--ckpt-every", str(RESUME_AT)], cwd=tmp_path)
+    path = tmp_path / "checkpoints" / f"step{RESUME_AT}.pt"
+    ckpt = torch.load(path, weights_only=True)
+    ckpt["model"] = {f"_orig_mod.{k}": v for k, v in ckpt["model"].items()}
+    torch.save(ckpt, tmp_path / "compiled.pt")
+    resumed = complete.run(rank_server, [*argv, "--resume", "compiled.pt"], cwd=tmp_path)
+    assert resume_problems(full, resumed, RESUME_AT, "resumed") == []
+    script = broken(tmp_path, 'k.removeprefix("_orig_mod."): v', "k: v")
+    with pytest.raises(RunFailed, match=r"Unexpected key\(s\) in state_dict: \"_orig_mod"):
+        complete.run(rank_server, [*argv, "--resume", "compiled.pt"], cwd=tmp_path, script=script)
+
+
 def test_selftest_console_check_compares_every_line(rank_server, tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(

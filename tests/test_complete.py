@@ -111,9 +111,13 @@ FAST = [Combo("fp32", None, 1), Combo("fp32", None, 2)]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    full = metafunc.config.getoption("complete_matrix")
     if "combo" in metafunc.fixturenames:
-        full = metafunc.config.getoption("complete_matrix")
         metafunc.parametrize("combo", ALL if full else FAST, ids=str)
+    if "hang_timeout" in metafunc.fixturenames:
+        # The hang holds two of the server's processes until its timeout: the full
+        # matrix only (make test-complete), not make test.
+        metafunc.parametrize("hang_timeout", [30] if full else [], ids=lambda t: f"{t}s")
 
 
 # Runs are deterministic, so each is run once per session and shared by the tests
@@ -295,6 +299,48 @@ def test_a_crash_on_one_rank_names_it_and_leaves_nothing(rank_server, tmp_path: 
     ), message
     server = psutil.Process(rank_server._process.pid)
     assert [p for p in server.children(recursive=True)] == []
+
+
+def test_a_hang_on_one_rank_names_where_it_waits(rank_server, tmp_path: Path, hang_timeout):
+    slept = "                time.sleep(600)  # a rank that never comes back\n"
+    script = broken(
+        tmp_path,
+        "            loss_sum += loss.detach()\n",
+        "            loss_sum += loss.detach()\n            if rank == 1 and step == 3:\n" + slept,
+    )
+    source = script.read_text("utf-8").replace("import random\n", "import random\nimport time\n")
+    script.write_text(source, "utf-8")
+    line = source.splitlines(keepends=True).index(slept) + 1
+    with pytest.raises(RunFailed) as failed:
+        complete.run(
+            rank_server, [*STEPS, "--dropout", "0"], nproc=2, script=script, timeout=hang_timeout
+        )
+    message = str(failed.value)
+    assert (
+        f"rank 1: did not finish within {hang_timeout} s; it was at train.py:{line}" in message
+    ), message
+    assert f"rank 0: did not finish within {hang_timeout} s" in message, message
+    server = psutil.Process(rank_server._process.pid)
+    assert [p for p in server.children(recursive=True)] == []
+
+
+def test_a_compiled_models_checkpoint_resumes_an_eager_run(rank_server, tmp_path: Path) -> None:
+    """A checkpoint whose weights are named as a compiled model's state_dict() names
+    them (``_orig_mod.0.weight``) resumes the run exactly; without the prefix
+    handling, loading it fails."""
+    import torch
+
+    argv = Combo("fp32", None, 1).argv(4, dropout="0.1")
+    full = complete.run(rank_server, [*argv, "--ckpt-every", str(RESUME_AT)], cwd=tmp_path)
+    path = tmp_path / "checkpoints" / f"step{RESUME_AT}.pt"
+    ckpt = torch.load(path, weights_only=True)
+    ckpt["model"] = {f"_orig_mod.{k}": v for k, v in ckpt["model"].items()}
+    torch.save(ckpt, tmp_path / "compiled.pt")
+    resumed = complete.run(rank_server, [*argv, "--resume", "compiled.pt"], cwd=tmp_path)
+    assert resume_problems(full, resumed, RESUME_AT, "resumed") == []
+    script = broken(tmp_path, 'k.removeprefix("_orig_mod."): v', "k: v")
+    with pytest.raises(RunFailed, match=r"Unexpected key\(s\) in state_dict: \"_orig_mod"):
+        complete.run(rank_server, [*argv, "--resume", "compiled.pt"], cwd=tmp_path, script=script)
 
 
 def test_selftest_console_check_compares_every_line(rank_server, tmp_path: Path) -> None:

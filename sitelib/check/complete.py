@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import runpy
 import shlex
 import sys
 import tempfile
 import textwrap
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitelib.check.launch import _stack, _where, free_port, rank_envs, without_library_logs
+from sitelib.check.launch import _stack, free_port, rank_envs, without_library_logs
 from sitelib.check.processes import Child, ProcessServer, Request
 from sitelib.site.layout import INCLUDE, ROOT, includes, snippet_name
 from sitelib.site.markdown_scan import fences
@@ -44,7 +46,11 @@ def run_script(script: str, argv: str) -> None:
     """In a forked process: ``python script *argv`` (``argv`` as JSON)."""
     sys.argv = [script, *json.loads(argv)]
     sys.path[0] = str(Path(script).parent)
-    runpy.run_path(script, run_name="__main__")
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except BaseException:  # when it raised: the first rank to fail is named first
+        Path(os.environ["SITELIB_FAILED_AT"]).write_text(repr(time.time()), "utf-8")
+        raise
 
 
 @dataclass
@@ -78,11 +84,20 @@ def run(
             call=run_script,
             args=[str(script), json.dumps(args)],
             cwd=str(cwd or folder),
-            envs=[{**env, "TMPDIR": folder} for env in envs],
+            envs=[
+                {**env, "TMPDIR": folder, "SITELIB_FAILED_AT": f"{folder}/failed{r}"}
+                for r, env in enumerate(envs)
+            ],
             timeout=timeout,
         )
         children = server.run(request)
-        if problems := rank_problems(children, script, command(argv, nproc), timeout):
+        failed_at = {
+            r: float(p.read_text("utf-8"))
+            for r in range(nproc)
+            if (p := Path(folder) / f"failed{r}").exists()
+        }
+        shown = command(argv, nproc)
+        if problems := rank_problems(children, script, shown, timeout, failed_at):
             raise RunFailed("\n".join(problems))
         data = json.loads(path.read_text("utf-8")) if report else None
     return Run(children, data)
@@ -93,19 +108,34 @@ def command(argv: list[str], nproc: int) -> str:
     return shlex.join([*launcher.split(), "train.py", *argv])
 
 
-def rank_problems(children: list[Child], script: Path, shown: str, timeout: float) -> list[str]:
+def _where(child: Child, name: str) -> str:
+    """The script's innermost line in the stack a rank printed: a Python traceback's
+    last (a crash), faulthandler's first (a hang: most recent call first)."""
+    lines = re.findall(rf'File "[^"]*{re.escape(name)}", line (\d+)', child.stderr)
+    if not lines:
+        return name
+    return f"{name}:{lines[0] if child.timed_out else lines[-1]}"
+
+
+def rank_problems(
+    children: list[Child],
+    script: Path,
+    shown: str,
+    timeout: float,
+    failed_at: dict[int, float] | None = None,
+) -> list[str]:
     """Each rank's crash, hang or stray output, the first to fail first, naming the
     rank and the script's line (the others usually failed because of it)."""
     name = script.name
     failed = sorted(
         (r for r, c in enumerate(children) if c.returncode not in (0, None)),
-        key=lambda r: children[r].seconds,
+        key=lambda r: (failed_at or {}).get(r, children[r].started + children[r].seconds),
     )
     order = failed + [r for r in range(len(children)) if r not in failed]
     problems = []
     for r in order:
         child = children[r]
-        where = _where(child.stderr, name, script)
+        where = _where(child, name)
         if child.timed_out and failed:
             problems.append(
                 f"rank {r}: stopped at {where} after rank {failed[0]} failed (it was waiting)"

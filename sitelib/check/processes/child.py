@@ -30,6 +30,10 @@ def run_child(request: dict, env: dict[str, str], out: str, err: str) -> None:
         faulthandler.register(TRACEBACK_SIGNAL, file=sys.stderr, all_threads=False)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         os.environ.update(env)
+        if "OMP_NUM_THREADS" in env and "torch" in sys.modules:
+            # torch sized its thread pool when the server imported it; a rank that
+            # torchrun starts gets OMP_NUM_THREADS=1 before torch starts: the same here.
+            sys.modules["torch"].set_num_threads(int(env["OMP_NUM_THREADS"]))
         tempfile.tempdir = None  # as in a new process: TMPDIR is read again
         os.chdir(request["cwd"])
         import random
@@ -63,15 +67,6 @@ def run_child(request: dict, env: dict[str, str], out: str, err: str) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     os._exit(code)
-
-
-def _die_with_parent() -> None:
-    """Linux: the child gets SIGKILL when the server dies (no process left behind)."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _die_with_parent() -> None:

@@ -136,7 +136,9 @@ class Visit:
         self.page.mouse.move(0, 0)
         self.page.evaluate("document.activeElement && document.activeElement.blur()")
         self.page.wait_for_function(
-            "!document.querySelector('.md-tooltip2--active, .md-dialog--active')",
+            """() => !document.querySelector('.md-tooltip2--active, .md-dialog--active')
+              && !document.getAnimations().some((a) =>
+                a.effect?.target?.closest?.('.md-dialog, .md-tooltip, .md-tooltip2'))""",
             timeout=5000,
         )
 

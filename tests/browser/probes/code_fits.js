@@ -48,8 +48,10 @@
     if (label && label.scrollWidth > label.clientWidth + 1) {
       problems.push(`${name(el)}: its fold's summary is cut: ${label.textContent.slice(0, 60)}`);
     }
+    // A notebook cell's stderr (a warning) is a message, not code: it may wrap.
+    const message = el.closest('[data-mime-type="application/vnd.jupyter.stderr"]');
     const wrap = getComputedStyle(code).whiteSpace;
-    if (!["pre", "nowrap"].includes(wrap)) problems.push(`${name(el)} wraps its lines (white-space: ${wrap})`);
+    if (!message && !["pre", "nowrap"].includes(wrap)) problems.push(`${name(el)} wraps its lines (white-space: ${wrap})`);
     const size = parseFloat(getComputedStyle(code).fontSize);
     if (el.closest(".admonition, details")) {
       if (outside.length && size < Math.max(...outside) - 0.01) {

@@ -122,8 +122,9 @@ def _kind(cmd: str) -> str:
 class Measured:
     """One run of a command: its wall time, the whole machine's busy core-seconds over
     it (from /proc/stat, so short-lived processes count too), the sampled CPU time of
-    its processes by kind, and per pytest-xdist worker (its process and everything it
-    started) the CPU time and when it was last busy."""
+    its processes by kind, and per pytest-xdist worker the CPU time of its process and
+    everything it started, and when the worker process itself last used the CPU (it
+    idles once its tests are done: the balance)."""
 
     wall: float
     machine: float
@@ -162,13 +163,15 @@ def measured(cmd: list[str]) -> Measured:
             now = time.perf_counter() - start
             for pid in family & table.keys():
                 used, cmdline, parent = table[pid]
-                if "exec(eval(sys.stdin" in cmdline:  # an xdist worker: gw0, gw1 in order
+                if parent == proc.pid and "exec(eval(sys.stdin" in cmdline:
+                    # an xdist worker of this run (gw0, gw1 in order): a pytest that a
+                    # test starts is its worker's, not a worker of its own
                     worker_of.setdefault(pid, f"gw{len(set(worker_of.values()))}")
                 elif parent in worker_of:
                     worker_of[pid] = worker_of[parent]
                 before = seen.get(pid, (0.0, ""))
-                if pid in worker_of and used > before[0]:
-                    last_busy[worker_of[pid]] = now
+                if pid in worker_of and parent == proc.pid and used > before[0]:
+                    last_busy[worker_of[pid]] = now  # the worker itself ran: tests left
                 seen[pid] = (used, cmdline or before[1])
             time.sleep(0.2)
 

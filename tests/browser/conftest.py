@@ -261,7 +261,6 @@ def check_name(check: PageCheck) -> str:
 
 
 def _run(found: Tour, check: PageCheck, tab: Visit, path: str) -> None:
-    tab.rest()
     result = check(tab, path)
     count, problems = result if isinstance(result, tuple) else (None, result)
     found.problems[check_name(check)] += problems
@@ -287,7 +286,9 @@ def tour(request, browser, site_url, built_site, built_config) -> Tour:
                 if getattr(check, "palettes", 1) == 1 and not hasattr(check, "width"):
                     _run(found, check, tab, path)
             # The palettes differ only in colours: the colour checks run in the page's
-            # palette and in the other, and it is switched back for the next page.
+            # palette and in the other, and it is switched back for the next page. They
+            # read colours, so nothing the checks before them clicked may still show.
+            tab.rest()
             for _ in range(2):
                 for check in (c for c in checks if getattr(c, "palettes", 1) == 2):
                     _run(found, check, tab, path)
@@ -296,6 +297,7 @@ def tour(request, browser, site_url, built_site, built_config) -> Tour:
             for check in narrow:
                 tab.page.set_viewport_size({"width": check.width, "height": 800})
                 tab.settle()
+                tab.rest()
                 _run(found, check, tab, path)
             if narrow:
                 tab.page.set_viewport_size(DESKTOP)

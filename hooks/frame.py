@@ -2,7 +2,8 @@
 first" open its first page, "In short" ends each of its pages
 (:mod:`sitelib.site.frame` is the rule).
 
-``on_page_content`` keeps the ids of each page's headings, as MkDocs' toc made them;
+``on_page_content`` keeps the ids of each page's headings, as MkDocs' toc made them
+(in :data:`sitelib.site.frame.HEADING_IDS`, which outlives a build of the preview);
 ``on_env``, once every page is converted, checks the chapters' pages against them. A
 problem is a warning naming the page and the line, so ``mkdocs build --strict``
 fails and ``mkdocs serve`` shows it while the page is written.
@@ -13,11 +14,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from sitelib.site import preview
+from sitelib.site.frame import HEADING_IDS as IDS
 from sitelib.site.frame import frame_problems
 from sitelib.site.layout import Chapter
 
 log = logging.getLogger("mkdocs.hooks.frame")
-IDS: dict[str, set[str]] = {}
 
 
 def _ids(items) -> set[str]:
@@ -29,7 +31,10 @@ def _ids(items) -> set[str]:
 
 
 def on_pre_build(config):
-    IDS.clear()
+    # The preview (make serve) builds again only the pages an edit changed: the others
+    # keep the ids their last build found (the first build is a whole one).
+    if not preview.serving_dirty():
+        IDS.clear()
 
 
 def on_page_content(html, page, config, files):

@@ -434,23 +434,31 @@ def serve(runs: int = 3) -> None:
         except OSError:
             return False
 
+    # (path, how to edit its text): a comment at the snippet's end; a sentence before
+    # the page's first section, where the page's rules allow one.
     edits = {
-        "snippet": (ROOT / "snippets" / "forward_pass" / "call_vs_forward.py", "\n# {token}\n"),
-        "page": (ROOT / "docs" / "forward_pass.md", "\n\nA sentence {token}.\n"),
+        "snippet": (
+            ROOT / "snippets" / "forward_pass" / "call_vs_forward.py",
+            lambda text, token: f"{text}\n# {token}\n",
+        ),
+        "page": (
+            ROOT / "docs" / "forward_pass.md",
+            lambda text, token: text.replace("\n## ", f"\nA sentence {token}.\n\n## ", 1),
+        ),
     }
     try:
         deadline = time.time() + 300
         while not page_has("</html>") and time.time() < deadline:
             time.sleep(0.5)
         time.sleep(2)  # the first build's reload settles
-        for kind, (path, addition) in edits.items():
+        for kind, (path, edit) in edits.items():
             original = path.read_text("utf-8")
             seconds, bares = [], []
             for run in range(runs):
                 bares.append(bare_import())
                 token = f"preview{os.getpid()}x{run}{kind}"
                 start = time.perf_counter()
-                path.write_text(original + addition.format(token=token), "utf-8")
+                path.write_text(edit(original, token), "utf-8")
                 while not page_has(token) and time.perf_counter() - start < 120:
                     time.sleep(0.05)
                 seconds.append(time.perf_counter() - start)

@@ -27,6 +27,10 @@ from dataclasses import dataclass, field
 from sitelib.site.layout import Chapter
 from sitelib.site.markdown_scan import front_matter_end, prose
 
+# Each page's heading ids, as MkDocs' toc made them (hooks/frame.py fills it; the
+# preview keeps the ids of the pages it did not build again).
+HEADING_IDS: dict[str, set[str]] = {}
+
 TITLES = {"learn": "What you will learn", "read-first": "Read first", "summary": "In short"}
 POINTS = {"learn": (3, 6), "read-first": (1, 6), "summary": (3, 6)}
 BOX = re.compile(r'^!!! (?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')

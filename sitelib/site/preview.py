@@ -34,6 +34,11 @@ def started(command: str, dirty: bool) -> None:
         logging.getLogger("mkdocs.commands.build").addFilter(QuietExpected())
 
 
+def serving_dirty() -> bool:
+    """Whether this process is the preview that builds only what changed."""
+    return _dirty["serving"]
+
+
 def mark_stale_pages(pages: list[tuple[Path, Path]], root: Path) -> list[Path]:
     """For each (source, built HTML) pair whose snippets changed after the HTML was
     built, set the HTML's time back, so ``--dirty`` builds it again; the sources marked."""

@@ -458,16 +458,24 @@ def _outputs_match(cell: nbformat.NotebookNode) -> bool:
     return printed(cell) == expected_output(source)
 
 
+def _code_cells(notebook: nbformat.NotebookNode | None) -> dict[tuple, nbformat.NotebookNode]:
+    """A notebook's code cells by (snippet, code): where a committed output is kept."""
+    cells = notebook.cells if notebook else []
+    return {(c.metadata.get("snippet"), c.source): c for c in cells if c.cell_type == "code"}
+
+
+def _read(path: Path) -> nbformat.NotebookNode | None:
+    return nbformat.read(path, as_version=4) if path.exists() else None
+
+
 def cells_to_run(path: Path, expected: nbformat.NotebookNode) -> list[int]:
     """The code cells of ``expected`` (the chapter's notebook as generated, without
     outputs) whose committed outputs at ``path`` cannot be kept: the committed cell is
     missing or holds other code, or what it printed is not its snippet's #> lines."""
-    committed = nbformat.read(path, as_version=4) if path.exists() else None
-    kept = {
-        (c.metadata.get("snippet"), c.source): c
-        for c in (committed.cells if committed else [])
-        if c.cell_type == "code"
-    }
+    return _stale_cells(_code_cells(_read(path)), expected)
+
+
+def _stale_cells(kept: dict[tuple, nbformat.NotebookNode], expected) -> list[int]:
     return [
         i
         for i, cell in enumerate(expected.cells)
@@ -482,15 +490,11 @@ def refresh(chapter: Chapter, site_url: str | None = None) -> nbformat.NotebookN
     committed notebook is up to date. Every snippet runs on its own (the site's rule,
     checked as pasted), so a cell's output does not depend on the cells before it."""
     path, expected = target(chapter), build_notebook(chapter, site_url)
-    stale_cells = cells_to_run(path, expected)
-    committed = nbformat.read(path, as_version=4) if path.exists() else None
+    committed = _read(path)  # read once
+    kept = _code_cells(committed)
+    stale_cells = _stale_cells(kept, expected)
     if not stale_cells and committed and without_outputs(committed) == expected:
         return None
-    kept = {
-        (c.metadata.get("snippet"), c.source): c
-        for c in (committed.cells if committed else [])
-        if c.cell_type == "code"
-    }
     ran = execute(nbformat.v4.new_notebook(cells=[expected.cells[i] for i in stale_cells]))
     fresh = dict(zip(stale_cells, ran.cells, strict=True))
     notebook = copy.deepcopy(expected)

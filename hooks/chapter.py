@@ -12,7 +12,8 @@ its verification record (:mod:`sitelib.site.records`: the devices and torch rele
 its examples last passed on, read from ``extra.records``; none read: "no recorded
 runs"; a release outside the supported range is shown apart, with an INFO line in
 the build's log, so that a newer release's weekly run cannot fail a ``--strict``
-build). ``overrides/partials/content.html`` draws the header under
+build); on its first page, where the headings that moved to its sub-pages went
+(:mod:`sitelib.site.anchors`: an old link ``/memory/#a-moved-heading`` still arrives). ``overrides/partials/content.html`` draws the header under
 the title and the footer at the end. A chapter page's own ``# Title`` is left out of
 its Markdown (``on_page_markdown``): the title comes from the navigation, numbered.
 The home page gets ``page.meta["chapters"]``, the list that
@@ -33,6 +34,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from sitelib.site import records
+from sitelib.site.anchors import moved_anchors
+from sitelib.site.frame import HEADING_IDS
 from sitelib.site.layout import CHAPTERS_SECTION, chapters_in
 from sitelib.site.notebooks import notebook_links
 
@@ -175,6 +178,14 @@ def on_page_context(context, page, config, nav):
             else None,
             "ask": f"{config['repo_url'].rstrip('/')}/issues/new?{ask}",
             "record": _record(chapter, config),
+            "moved": {
+                anchor: get_relative_url(pages[sub].url, page.url)
+                for anchor, sub in moved_anchors(
+                    chapter["pages"][0], chapter["pages"][1:], HEADING_IDS
+                ).items()
+            }
+            if part == 1
+            else {},
         }
     elif page.file.src_uri == "index.md":
         page.meta["chapters"] = [

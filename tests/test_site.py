@@ -609,3 +609,34 @@ def test_search_index_check_catches_code_in_the_index(built_site) -> None:
         f"search_index.json is {len(raw):,} bytes, more than half of the {len(raw):,} the "
         f"same pages make with their code (at most {len(raw) // 2:,})"
     )
+
+
+def test_old_links_into_split_chapters_arrive(built_site) -> None:
+    """Every heading id a chapter page had before the chapters were split is on that
+    page still, or its moved-anchors map sends it to the sub-page that has it."""
+    from sitelib.check.anchors import old_anchor_problems, old_anchors
+
+    _, site = built_site
+    problems = old_anchor_problems(site, old_anchors())
+    assert not problems, "\n".join(problems)
+
+
+def test_old_link_check_catches_a_lost_anchor(tmp_path: Path) -> None:
+    from sitelib.check.anchors import old_anchor_problems
+    from sitelib.site.anchors import moved_anchors
+
+    ids = {"a/index.md": {"intro"}, "a/b.md": {"kept", "twice"}, "a/c.md": {"twice"}}
+    assert moved_anchors("a/index.md", ["a/b.md", "a/c.md"], ids) == {"kept": "a/b.md"}
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    moved = html.escape(json.dumps({"kept": "b/"}), quote=False)
+    (tmp_path / "a" / "index.html").write_text(
+        f'<h2 id="intro">I</h2><div id="moved-anchors" hidden data-anchors=\'{moved}\'></div>'
+    )
+    (tmp_path / "a" / "b" / "index.html").write_text('<h2 id="kept">K</h2>')
+    old = {"a/": ["intro", "kept", "lost"]}
+    fixture = tmp_path / "before.json"
+    fixture.write_text(json.dumps(old, indent=1) + "\n")
+    assert old_anchor_problems(tmp_path, old, fixture) == [
+        f"{fixture}:5: /a/#lost arrives nowhere: no heading with that id on /a/, and no "
+        "entry for it in that page's moved-anchors map"
+    ]

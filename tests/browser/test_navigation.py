@@ -27,3 +27,49 @@ def test_instant_navigation_keeps_the_toggle_and_copy_buttons(site_visit, same_d
 def test_instant_navigation_check_catches_a_full_page_load(visit, same_document) -> None:
     visit.goto("forward_pass/")  # on 127.0.0.1:<port> Material does not navigate instantly
     assert not same_document(visit.page, visit.page.locator("a.md-header__button.md-logo").click)
+
+
+def _moved_links(site) -> list[tuple[str, str, str]]:
+    """(old page, id, the sub-page it now lives on), one per split chapter."""
+    from sitelib.check.anchors import destination, old_anchors
+
+    found = {}
+    for url, anchors in old_anchors().items():
+        for anchor in anchors:
+            target = destination(url, anchor, site)
+            if target not in (None, url):
+                found.setdefault(url, (url, anchor, target))
+    return list(found.values())
+
+
+def test_an_old_link_arrives_where_its_heading_moved(site_visit, built_site, same_document) -> None:
+    """A link from before a chapter was split (docs/assets/moved.js): opened, and after
+    an instant navigation to the chapter followed by a change of the address's #."""
+    from playwright.sync_api import expect
+
+    visit, page = site_visit, site_visit.page
+    moved = _moved_links(built_site[1])
+    assert moved, "no chapter page had a heading moved to a sub-page"
+    for url, anchor, target in moved:
+        visit.goto(f"{url}#{anchor}")
+        expect(page).to_have_url(f"{visit.base}{target}#{anchor}")
+        expect(page.locator(f"[id='{anchor}']")).to_be_in_viewport()
+    url, anchor, target = moved[0]
+    visit.goto("")
+    link = page.locator(f".md-nav--primary a[href$='{url}']").first
+    assert same_document(page, link.click), "the chapter link was a full page load"
+    page.evaluate(f"location.hash = {anchor!r}")
+    expect(page).to_have_url(f"{visit.base}{target}#{anchor}")
+
+
+def test_old_link_check_fails_without_the_map(site_visit, built_site) -> None:
+    """With the page's map taken away, a moved id leaves the address where it was:
+    what the test above would then see, and fail on."""
+    from playwright.sync_api import expect
+
+    url, anchor, _ = _moved_links(built_site[1])[0]
+    site_visit.goto(url)
+    site_visit.page.evaluate("document.getElementById('moved-anchors').remove()")
+    site_visit.page.evaluate(f"location.hash = {anchor!r}")
+    site_visit.settle()
+    expect(site_visit.page).to_have_url(f"{site_visit.base}{url}#{anchor}")

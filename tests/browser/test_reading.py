@@ -2,7 +2,9 @@
 unfolded, on every tab) without wrapping, and code in a box is as large as elsewhere;
 printed output is drawn as output, in both palettes, and announced; no formula is
 left as TeX; on a 390 px phone nothing reaches past the screen's edge outside a box
-that scrolls on its own, and short inline code does not break inside a number."""
+that scrolls on its own, and short inline code does not break inside a number; a
+chapter page is at most 14,000 px tall at 1280 px with its boxes open (about 15
+screens: longer, and a chapter splits into parts, CONTRIBUTING.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ CODE_FITS = (PROBES / "code_fits.js").read_text("utf-8")
 OUTPUT_STYLE = (PROBES / "output_style.js").read_text("utf-8")
 RAW_TEX = (PROBES / "raw_tex.js").read_text("utf-8")
 PHONE = (PROBES / "phone.js").read_text("utf-8")
+PAGE_HEIGHT = (PROBES / "page_height.js").read_text("utf-8")
+MAX_HEIGHT = 14_000  # px at 1280 px, boxes open, set-up folds closed
 
 
 def _named(path: str, problems: list[str], scheme: str | None = None) -> list[str]:
@@ -42,6 +46,17 @@ def page_check_phone(tab, path: str) -> list[str]:
 page_check_phone.width = 390
 
 
+def page_check_height(tab, path: str) -> list[str]:
+    return _named(
+        path,
+        [
+            f"the page is {h:,} px tall with its boxes open (at most {MAX_HEIGHT:,}): "
+            "split the chapter into parts"
+            for h in tab.page.evaluate(PAGE_HEIGHT, MAX_HEIGHT)
+        ],
+    )
+
+
 def test_every_code_block_fits_the_column(tour) -> None:
     assert not tour.problems["code_fits"], "\n".join(tour.problems["code_fits"])
 
@@ -52,6 +67,10 @@ def test_printed_output_is_drawn_as_output(tour) -> None:
 
 def test_no_formula_is_left_as_tex(tour) -> None:
     assert not tour.problems["raw_tex"], "\n".join(tour.problems["raw_tex"])
+
+
+def test_a_chapter_page_is_read_in_one_sitting(tour) -> None:
+    assert not tour.problems["height"], "\n".join(tour.problems["height"])
 
 
 def test_nothing_is_cut_on_a_phone(tour) -> None:
@@ -78,3 +97,10 @@ def test_reading_checks_catch_a_broken_page(fixture_page) -> None:
     assert any("the page is" in p and "on a 390 px screen" in p for p in phone), phone
     assert any("inline code 1e-88888 breaks inside 1e-88888" in p for p in phone), phone
     assert any("folded.py: its fold's summary runs under the copy button" in p for p in phone)
+
+
+def test_height_check_opens_the_boxes_before_it_measures(fixture_page) -> None:
+    tab = fixture_page("tall.html")
+    problems = page_check_height(tab, "tall.html")
+    assert len(problems) == 1 and problems[0].startswith("/tall.html: the page is 15,"), problems
+    assert tab.page.evaluate("document.querySelector('details').open") is False

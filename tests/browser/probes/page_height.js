@@ -1,0 +1,12 @@
+// A chapter page a reader holds in one sitting: at most `max` px tall at the tour's
+// width, its collapsible boxes opened (a reader opens them), its set-up folds left
+// closed (as drawn). Pages outside the chapters (no ".chapter-place") are not
+// measured. Put back as it was afterwards. Returns [height] or [].
+(max) => {
+  if (!document.querySelector(".chapter-place")) return [];
+  const closed = [...document.querySelectorAll(".md-content details:not([open])")];
+  closed.forEach((d) => (d.open = true));
+  const height = Math.round(document.documentElement.scrollHeight);
+  closed.forEach((d) => (d.open = false));
+  return height > max ? [height] : [];
+}

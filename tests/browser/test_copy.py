@@ -63,3 +63,43 @@ def test_copy_check_catches_a_block_without_a_button(fixture_page) -> None:
     tab = fixture_page("broken.html")
     with pytest.raises(AssertionError, match="code block 1 has no copy button"):
         copied_blocks(tab)
+
+
+def copied_file(tab, name: str) -> tuple[str, list[str]]:
+    """Click the page's "Copy <name>" link (docs/assets/copy-file.js): (clipboard text,
+    what went wrong)."""
+    tab.page.evaluate("navigator.clipboard.writeText('')")
+    link = tab.page.locator("a.copy-file", has_text=f"Copy {name}")
+    if link.count() != 1:
+        return "", [f"{link.count()} 'Copy {name}' links on the page, not 1"]
+    before = tab.page.url
+    link.click()
+    tab.page.wait_for_function(
+        "(before) => location.href !== before || navigator.clipboard.readText().then(t => !!t)",
+        arg=before,
+        timeout=5000,
+    )
+    if tab.page.url != before:
+        return "", [f"'Copy {name}' opened {tab.page.url} instead of copying it"]
+    return tab.page.evaluate("navigator.clipboard.readText()"), []
+
+
+def test_the_whole_script_is_copied_as_downloaded(visit) -> None:
+    """The complete chapter's "Copy train.py" puts the file the suite tests on the
+    clipboard, as the download gives it (hooks/downloads.py), and says so."""
+    script = ROOT / "snippets" / "complete" / "train.py"
+    visit.goto("complete/")
+    text, problems = copied_file(visit, "train.py")
+    assert not problems, problems
+    assert text == as_copied(script.read_text("utf-8")), "clipboard differs from train.py"
+    assert visit.page.locator(".md-dialog", has_text="Copied to clipboard").is_visible()
+
+
+def test_copy_file_check_catches_a_file_it_cannot_fetch(fixture_page) -> None:
+    """A link to a file the site does not serve falls back to opening it: the check
+    reports that, naming the link."""
+    tab = fixture_page("copy-file.html")
+    tab.page.add_script_tag(path=ROOT / "docs" / "assets" / "copy-file.js")
+    text, problems = copied_file(tab, "missing.py")
+    assert text == "" and len(problems) == 1, problems
+    assert problems[0].startswith("'Copy missing.py' opened ") and "missing.py" in problems[0]

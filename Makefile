@@ -56,7 +56,8 @@ update: $(STAMP)
 	$(BIN)/python -m sitelib.site.notebooks --check $(FILE)
 
 # One page's browser checks against the site `make build` left in site/ (build first
-# after an edit): `make check-page PAGE=forward_pass/` (PAGE= for the home page).
+# after an edit): `make check-page PAGE=forward_pass/`, or several: PAGE="a/ a/b/" (PAGE= for
+# the home page).
 check-page: $(STAMP)
 	@test -d site || { echo "no site/: run make build first" >&2; exit 2; }
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser --built-site=site \

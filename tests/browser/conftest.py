@@ -19,7 +19,9 @@ one module. The JavaScript the checks run in the page lives in ``probes/``.
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -238,6 +240,7 @@ class Tour:
     load: list[str] = field(default_factory=list)  # console errors, foreign requests
     problems: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     counts: Counter = field(default_factory=Counter)  # (check, palette) -> what it checked
+    seconds: Counter = field(default_factory=Counter)  # check (or "load") -> wall seconds
 
 
 PageCheck = Callable[[Visit, str], "list[str] | tuple[int, list[str]]"]
@@ -261,7 +264,9 @@ def check_name(check: PageCheck) -> str:
 
 
 def _run(found: Tour, check: PageCheck, tab: Visit, path: str) -> None:
+    start = time.perf_counter()
     result = check(tab, path)
+    found.seconds[check_name(check)] += time.perf_counter() - start
     count, problems = result if isinstance(result, tuple) else (None, result)
     found.problems[check_name(check)] += problems
     if count is not None:
@@ -271,7 +276,8 @@ def _run(found: Tour, check: PageCheck, tab: Visit, path: str) -> None:
 @pytest.fixture(scope="session")
 def tour(request, browser, site_url, built_site, built_config) -> Tour:
     checks = page_checks(request.session)
-    wanted = request.config.getoption("browser_pages")
+    # make check-page PAGE="memory/ memory/checkpointing/" passes the pages as one word.
+    wanted = [p for arg in request.config.getoption("browser_pages") for p in arg.split() or [""]]
     found, tab = Tour(), Visit(browser, site_url)
     tab.config = built_config  # mkdocs.yml as the site was built: its site_url, repo_url
     try:
@@ -281,7 +287,9 @@ def tour(request, browser, site_url, built_site, built_config) -> Tour:
             tab.foreign.clear()
             # Requests are recorded as they start, during the load and every check that
             # follows, so the tour does not wait for the network to be quiet.
+            start = time.perf_counter()
             tab.goto(path)
+            found.seconds["load"] += time.perf_counter() - start
             for check in checks:
                 if getattr(check, "palettes", 1) == 1 and not hasattr(check, "width"):
                     _run(found, check, tab, path)
@@ -305,4 +313,6 @@ def tour(request, browser, site_url, built_site, built_config) -> Tour:
             found.load += [f"/{path}: request to another host: {u}" for u in tab.foreign]
     finally:
         tab.context.close()
+        if os.environ.get("TOUR_SECONDS"):  # make bench: where the tour's time goes
+            Path(os.environ["TOUR_SECONDS"]).write_text(json.dumps(found.seconds, indent=1))
     return found

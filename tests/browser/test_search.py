@@ -68,7 +68,7 @@ FIRST_HIT = {
     "GradScaler": {"mixed_precision/#the-gradscaler-step-in-order"},
     "clip_grad_norm": {"optimizer_step/#gradient-clipping"},
     "no_sync": {"distributed/#gradient-accumulation-with-no_sync"},
-    "NaN": {"debugging/#nan-and-inf"},
+    "NaN": {"debugging/nan_inf/#nan-and-inf"},
 }
 # Sections a query must find among its first three hits.
 IN_FIRST_THREE = {
@@ -172,9 +172,9 @@ def test_search_checks_catch_code_in_a_preview_and_a_lower_hit(visit) -> None:
     assert f"{where}: holds the code of snippets/mixed_precision/scaler_step.py" in problems
     assert any(p.startswith(f"{where}: holds a fold's summary") for p in problems), problems
     assert any(p.startswith(f"{where}: holds an output label") for p in problems), problems
-    lower = [[{"location": "debugging/#nan-and-inf", "score": 9.0}], *groups]
+    lower = [[{"location": "debugging/nan_inf/#nan-and-inf", "score": 9.0}], *groups]
     assert ranking_problems("GradScaler", lower) == [
-        "GradScaler: first hit ['debugging/#nan-and-inf'], not one of "
+        "GradScaler: first hit ['debugging/nan_inf/#nan-and-inf'], not one of "
         "['mixed_precision/#the-gradscaler-step-in-order']"
     ]
     fourth = [[{"location": f"page{i}/", "score": 1.0}] for i in range(3)]

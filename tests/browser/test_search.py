@@ -66,7 +66,7 @@ FIRST_HIT = {
         "zeroing_accumulation/#optimizerzero_grad-or-modelzero_grad",
     },
     "GradScaler": {"mixed_precision/#the-gradscaler-step-in-order"},
-    "clip_grad_norm": {"optimizer_step/#gradient-clipping"},
+    "clip_grad_norm": {"optimizer_step/scheduler_clipping/#gradient-clipping"},
     "no_sync": {"distributed/#gradient-accumulation-with-no_sync"},
     "NaN": {"debugging/nan_inf/#nan-and-inf"},
 }

@@ -2,7 +2,8 @@
 ``snippets/complete/train.py``): each is put into the site at its snippet's path
 (``complete/train.py``), as the copy button would give it (without the marker
 comments only the checks read: :func:`sitelib.site.snippets.as_copied`), so a page
-links to it (``[train.py](complete/train.py)``) and MkDocs checks that link."""
+links to it (``[train.py](train.py)`` from docs/complete/index.md) and MkDocs checks
+that link."""
 
 from __future__ import annotations
 

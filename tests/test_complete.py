@@ -1,4 +1,4 @@
-"""The whole-step script (snippets/complete/train.py, docs/complete.md), proven in
+"""The whole-step script (snippets/complete/train.py, docs/complete/), proven in
 combination: run as a reader runs it (``python train.py ...``, ``torchrun
 --nproc-per-node 2 train.py ...``), each process forked from the rank server
 (sitelib/check/complete.py).
@@ -39,10 +39,14 @@ from sitelib.check.complete import (
     same_model_problems,
     skipped_problems,
 )
-from sitelib.site.layout import ROOT, page_files
+from sitelib.site.layout import ROOT, chapters, page_files, page_url
 from sitelib.site.snippets import as_copied
 
-PAGE = ROOT / "docs" / "complete.md"
+# The chapter's pages (docs/complete/index.md first: the script, its commands, its
+# excerpts and the download; then how it is proven), each read by the page checks.
+CHAPTER = next(c for c in chapters() if c.name == "complete")
+PAGES = [ROOT / "docs" / page for page in CHAPTER.pages]
+PAGE = PAGES[0]
 STEPS = ["--steps", "20", "--warmup", "4", "--log-every", "10"]
 BAD_STEP = 5  # --nonfinite-at: every run skips this step
 RESUME_AT = 10  # --ckpt-every: the resumed run starts from this step's checkpoint
@@ -360,7 +364,7 @@ def test_selftest_console_check_compares_every_line(rank_server, tmp_path: Path)
 
 # -- the page: excerpts and what it shows ----------------------------------------------
 def test_the_page_shows_one_process_two_a_resume_and_help() -> None:
-    commands = [c for block in console_blocks(PAGE) for c in block]
+    commands = [c for page in PAGES for block in console_blocks(page) for c in block]
     assert {c.nproc for c in commands} == {1, 2}
     assert any("--resume" in c.argv for c in commands)
     assert any("--fsdp" in c.argv for c in commands)
@@ -368,7 +372,7 @@ def test_the_page_shows_one_process_two_a_resume_and_help() -> None:
 
 
 def test_excerpts_are_labelled_ranges_of_whole_statements() -> None:
-    assert len(excerpts(PAGE)) >= 10
+    assert sum(len(excerpts(page)) for page in PAGES) >= 10
     problems = [p for page in page_files() for p in excerpt_problems(page)]
     assert not problems, "\n".join(problems)
 
@@ -396,9 +400,12 @@ def test_selftest_excerpt_check(tmp_path: Path) -> None:
 def test_excerpts_render_their_lines(built_site) -> None:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
-    html = (site / "complete" / "index.html").read_text("utf-8")
-    problems = rendered_excerpt_problems(PAGE, html)
+    problems = []
+    for page in PAGES:
+        url = page_url(page.relative_to(ROOT / "docs").as_posix())
+        problems += rendered_excerpt_problems(page, (site / url / "index.html").read_text("utf-8"))
     assert not problems, "\n".join(problems)
+    html = (site / page_url(CHAPTER.page) / "index.html").read_text("utf-8")
     # The whole file, one click away: the download is the script as tested.
     assert '<a download="train.py" href="train.py">' in html
     downloaded = (site / "complete" / "train.py").read_text("utf-8")
@@ -410,7 +417,7 @@ def test_selftest_rendered_excerpt_check() -> None:
     html = '<span class="filename">train.py, lines 70–80</span><pre><code>def other():</code>'
     problems = rendered_excerpt_problems(PAGE, html)
     assert problems[0] == (
-        "complete.md:"
+        f"{PAGE.relative_to(ROOT).as_posix()}:"
         f"{excerpts(PAGE)[0].line}: the block labelled 'train.py, lines 70–80' shows other "
         "text than those lines"
     )
@@ -421,7 +428,7 @@ def test_excerpts_are_not_collected_as_examples() -> None:
     collection leaves it out explicitly (its file is checked whole)."""
     from sitelib.check.examples import is_excerpt, page_examples
 
-    collected = [e for e in page_examples(pages=[PAGE])]
+    collected = [e for e in page_examples(pages=PAGES)]
     assert collected == []
     fence = CodeExample.create('--8<-- "complete/train.py:70:80"\n', path=PAGE, prefix="python")
     assert is_excerpt(fence)

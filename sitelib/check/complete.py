@@ -30,7 +30,7 @@ from pathlib import Path
 
 from sitelib.check.launch import _stack, free_port, rank_envs, without_library_logs
 from sitelib.check.processes import Child, ProcessServer, Request
-from sitelib.site.layout import INCLUDE, ROOT, includes, snippet_name
+from sitelib.site.layout import INCLUDE, ROOT, chapters_of, includes, snippet_name
 from sitelib.site.markdown_scan import fences
 from sitelib.site.snippets import as_copied
 
@@ -307,6 +307,8 @@ def resume_problems(full: Run, resumed: Run, at: int, what: str) -> list[str]:
 def run_script_example(example, device: str, server: ProcessServer) -> None:
     """The check of a script (``# script:``) as tests/test_examples.py runs it: every
     command the pages that show it run (``console`` fences), compared with their lines.
+    Those pages: the ones that include it, and every page of its chapter (a chapter's
+    sub-page may show the commands without an excerpt).
     On CUDA the printed losses differ in their last digits: the commands are checked
     on the CPU (tests/test_complete.py runs the combinations on either)."""
     from sitelib.check.examples import display_path
@@ -316,7 +318,12 @@ def run_script_example(example, device: str, server: ProcessServer) -> None:
     if device != "cpu":
         raise Skipped(f"{shown}: its page's commands print CPU numbers; checked on the CPU")
     name = snippet_name(Path(example.path))
-    pages = dict.fromkeys(ROOT / i.page for i in includes() if i.path == name)
+    pages = dict.fromkeys(
+        [
+            *(ROOT / i.page for i in includes() if i.path == name),
+            *(ROOT / "docs" / page for c in chapters_of([name]) for page in c.pages),
+        ]
+    )
     shown_on = [page for page in pages if console_blocks(page)]
     if not shown_on:
         raise ExampleFailure(f"{shown}: a script, but no page shows a command that runs it")
@@ -413,6 +420,7 @@ def rendered_excerpt_problems(page: Path, html: str, root: Path = ROOT) -> list[
 
     from sitelib.site.layout import html_text
 
+    shown = page.relative_to(root).as_posix() if page.is_relative_to(root) else str(page)
     problems = []
     for ex in excerpts(page):
         m = re.search(
@@ -423,10 +431,10 @@ def rendered_excerpt_problems(page: Path, html: str, root: Path = ROOT) -> list[
         lines = (root / "snippets" / ex.path).read_text("utf-8").splitlines()
         expected = tw.dedent("\n".join(lines[ex.start - 1 : ex.end]))
         if not m:
-            problems.append(f"{page.name}:{ex.line}: no block labelled {ex.label!r} in the site")
+            problems.append(f"{shown}:{ex.line}: no block labelled {ex.label!r} in the site")
         elif html_text(m.group(1)).rstrip("\n") != expected:
             problems.append(
-                f"{page.name}:{ex.line}: the block labelled {ex.label!r} shows "
+                f"{shown}:{ex.line}: the block labelled {ex.label!r} shows "
                 "other text than those lines"
             )
     return problems

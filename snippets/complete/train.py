@@ -344,4 +344,4 @@ if __name__ == "__main__":
     main()
     if dist.is_initialized():  # after main()'s DDP or FSDP model is gone
         dist.destroy_process_group()
-# script: run by docs/complete.md's commands (tests/test_complete.py)
+# script: run by docs/complete/index.md's commands (tests/test_complete.py)

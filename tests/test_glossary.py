@@ -95,7 +95,7 @@ def test_built_pages_explain_every_term_once_per_section(built_site) -> None:
 def test_a_built_page_explains_rank_at_its_first_use_only(built_site) -> None:
     """DDP's section on no_sync() uses "rank" more than once: only the first is dotted."""
     _, site = built_site
-    page = (site / "distributed" / "index.html").read_text("utf-8")
+    page = (site / "distributed" / "ddp_loop" / "index.html").read_text("utf-8")
     start = page.index("</h2>", page.index('id="each-rank-its-own-data-distributedsampler"'))
     section = page[start : page.index("<h2", start)]
     prose = re.sub(r"<pre\b.*?</pre>", "", section, flags=re.S)

@@ -207,7 +207,7 @@ def test_picture_is_the_recorded_graph(
 
 def test_empty_picture_proves_nothing_was_recorded(built_site) -> None:
     _, site = built_site
-    figure = drawn_figures((site / "forward_pass" / "index.html").read_text("utf-8"))
+    figure = drawn_figures((site / "forward_pass" / "modes" / "index.html").read_text("utf-8"))
     empty = [f for f in figure.values() if "no_grad()" in f]
     assert len(empty) == 1
     nodes, edges, _ = drawn(empty[0])

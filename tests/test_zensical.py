@@ -221,7 +221,7 @@ def test_every_chapter_has_something_to_check() -> None:
 
 
 # -- the check fails on a page that lacks something ---------------------------------------
-PAGE = ROOT / "docs" / "forward_pass.md"
+PAGE = ROOT / "docs" / "forward_pass" / "index.md"
 
 
 def _drop_snippet_line(html: str) -> str:
@@ -255,15 +255,15 @@ def _drop_annotations(html: str) -> str:
     [
         (
             _drop_snippet_line,
-            r"docs/forward_pass.md:\d+: snippets/forward_pass/call_vs_forward.py "
+            r"docs/forward_pass/index.md:\d+: snippets/forward_pass/call_vs_forward.py "
             r"is not in the built page",
         ),
-        (_raw_formula, r"docs/forward_pass.md:\d+: formula \$.*\$ is not in the built page"),
-        (_raw_formula, r"docs/forward_pass.md: raw formula \$\\frac\{1\}\{1-p\}\$ left"),
-        (_drop_admonition, r"docs/forward_pass.md:\d+: admonition 'rule' missing"),
+        (_raw_formula, r"docs/forward_pass/index.md:\d+: formula \$.*\$ is not in the built page"),
+        (_raw_formula, r"docs/forward_pass/index.md: raw formula \$\\frac\{1\}\{1-p\}\$ left"),
+        (_drop_admonition, r"docs/forward_pass/index.md:\d+: admonition 'rule' missing"),
         (
             _drop_summary_link,
-            r'docs/forward_pass.md:\d+: "In short" has \d+ links; the built box \d+',
+            r'docs/forward_pass/index.md:\d+: "In short" has \d+ links; the built box \d+',
         ),
         (
             _drop_annotations,

@@ -442,7 +442,7 @@ def serve(runs: int = 3) -> None:
             lambda text, token: f"{text}\n# {token}\n",
         ),
         "page": (
-            ROOT / "docs" / "forward_pass.md",
+            ROOT / "docs" / "forward_pass" / "index.md",
             lambda text, token: text.replace("\n## ", f"\nA sentence {token}.\n\n## ", 1),
         ),
     }

@@ -6,7 +6,7 @@ Three admonition types, written in the Markdown (so Zensical draws them too)::
     !!! learn "What you will learn"        first, under the chapter's title
         - 3 to 6 points
     !!! read-first "Read first"            next: links to earlier chapters only
-        - [The forward pass](forward_pass.md#...)
+        - [The forward pass](forward_pass/index.md#...)
     !!! summary "In short"                 last, on every page of a chapter
         - 3 to 6 points, each linking to an anchor on this page or its chapter's
 

@@ -2,7 +2,7 @@
 and which snippets each page includes. Each of these ideas is defined here once.
 
 **Chapters** are the entries of the navigation's "Chapters" section, in order: a
-page (``forward_pass.md``), or a section of pages whose first page is the chapter's
+page (``compile.md``), or a section of pages whose first page is the chapter's
 own and the others its sub-pages (``optimizer_step/index.md``, the section's index
 page, then ``optimizer_step/schedules.md``). A chapter's number is its place in that
 section; its name (``forward_pass``, ``optimizer_step``) is its first page's (or its
@@ -79,7 +79,7 @@ def nav_pages(nav) -> list[str]:
 
 @dataclass(frozen=True)
 class Include:
-    page: str  # the page, relative to the project (docs/forward_pass.md)
+    page: str  # the page, relative to the project (docs/forward_pass/index.md)
     line: int  # 1-based
     path: str  # the snippet, relative to snippets/ (forward_pass/call_vs_forward.py)
     lines: str | None = None  # an excerpt's line range ("40:58"), or None: all of it

@@ -67,7 +67,7 @@ FIRST_HIT = {
     },
     "GradScaler": {"mixed_precision/#the-gradscaler-step-in-order"},
     "clip_grad_norm": {"optimizer_step/scheduler_clipping/#gradient-clipping"},
-    "no_sync": {"distributed/#gradient-accumulation-with-no_sync"},
+    "no_sync": {"distributed/ddp_loop/#gradient-accumulation-with-no_sync"},
     "NaN": {"debugging/nan_inf/#nan-and-inf"},
 }
 # Sections a query must find among its first three hits.

@@ -101,7 +101,7 @@ def plot_figure(path: Path, directive: PlotDirective, number: int) -> dict[str, 
 def figures(markdown: str, page: str, snippets: Path) -> list[tuple[re.Match, dict[str, Any]]]:
     """Every picture a page asks for, in page order: the directive's match in the
     Markdown and the figure's data for its partial (``template``; id, alt, caption,
-    svg). ``page`` names the page in messages (``docs/forward_pass.md``); a failure
+    svg). ``page`` names the page in messages (``docs/forward_pass/index.md``); a failure
     names it, the line and the snippet."""
     found = []
     for name, draw in ((NAME, graph_figure), (PLOT, plot_figure)):

@@ -65,7 +65,7 @@ FIRST_HIT = {
         "zeroing_accumulation/#why-gradients-accumulate",
         "zeroing_accumulation/#optimizerzero_grad-or-modelzero_grad",
     },
-    "GradScaler": {"mixed_precision/#the-gradscaler-step-in-order"},
+    "GradScaler": {"mixed_precision/grad_scaler/#the-gradscaler-step-in-order"},
     "clip_grad_norm": {"optimizer_step/scheduler_clipping/#gradient-clipping"},
     "no_sync": {"distributed/ddp_loop/#gradient-accumulation-with-no_sync"},
     "NaN": {"debugging/nan_inf/#nan-and-inf"},
@@ -161,21 +161,21 @@ def test_search_checks_catch_code_in_a_preview_and_a_lower_hit(visit) -> None:
             + "Output: #&gt; None\n</code></pre>"
         )
         for entry in index["docs"]:
-            if entry["location"] == "mixed_precision/#the-gradscaler-step-in-order":
+            if entry["location"] == "mixed_precision/grad_scaler/#the-gradscaler-step-in-order":
                 entry["text"] = code + entry["text"]
         route.fulfill(body=json.dumps(index), content_type="application/json")
 
     visit.page.route("**" + SEARCH_INDEX, with_code)
     groups = search(visit, "GradScaler")
     problems = preview_problems("GradScaler", groups, code_pairs())
-    where = "GradScaler: preview of mixed_precision/#the-gradscaler-step-in-order"
+    where = "GradScaler: preview of mixed_precision/grad_scaler/#the-gradscaler-step-in-order"
     assert f"{where}: holds the code of snippets/mixed_precision/scaler_step.py" in problems
     assert any(p.startswith(f"{where}: holds a fold's summary") for p in problems), problems
     assert any(p.startswith(f"{where}: holds an output label") for p in problems), problems
     lower = [[{"location": "debugging/nan_inf/#nan-and-inf", "score": 9.0}], *groups]
     assert ranking_problems("GradScaler", lower) == [
         "GradScaler: first hit ['debugging/nan_inf/#nan-and-inf'], not one of "
-        "['mixed_precision/#the-gradscaler-step-in-order']"
+        "['mixed_precision/grad_scaler/#the-gradscaler-step-in-order']"
     ]
     fourth = [[{"location": f"page{i}/", "score": 1.0}] for i in range(3)]
     assert ranking_problems("checkpoint", fourth) == [

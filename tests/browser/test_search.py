@@ -74,7 +74,7 @@ FIRST_HIT = {
 IN_FIRST_THREE = {
     "checkpoint": {
         "training_loop/#checkpoints-save-load-resume",
-        "memory/#activation-checkpointing",
+        "memory/checkpointing/#activation-checkpointing",
     },
 }
 RESULTS = """() => [...document.querySelectorAll('.md-search-result__item')].map(li =>

@@ -73,7 +73,7 @@ FIRST_HIT = {
 # Sections a query must find among its first three hits.
 IN_FIRST_THREE = {
     "checkpoint": {
-        "training_loop/#checkpoints-save-load-resume",
+        "training_loop/checkpoints/#checkpoints-save-load-resume",
         "memory/#activation-checkpointing",
     },
 }

@@ -87,7 +87,9 @@ page_check_figures.palettes = 2
 def test_autograd_graphs_read_in_both_palettes(tour) -> None:
     seen = {scheme: n for (check, scheme), n in tour.counts.items() if check == "figures"}
     assert seen.get("default", 0) == seen.get("slate", 0), seen
-    if any(p in ("forward_pass/", "forward_backward/") for p in tour.pages):
+    if any(
+        p in ("forward_pass/", "forward_backward/", "forward_backward/graphs/") for p in tour.pages
+    ):
         assert seen.get("default", 0) >= 7, seen
     assert not tour.problems["figures"], "\n".join(tour.problems["figures"])
 

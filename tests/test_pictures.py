@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from sitelib.site.layout import ROOT, fixture_project, mkdocs_build, page_files
+from sitelib.site.layout import ROOT, fixture_project, mkdocs_build, page_files, page_url
 from sitelib.site.pictures import Directive, DrawingError, figures, find, run_snippet
 
 FIXTURE = ROOT / "tests" / "fixtures" / "pictures"
@@ -196,7 +196,7 @@ def test_picture_is_the_recorded_graph(
 ) -> None:
     result, site = built_site
     assert result.returncode == 0, result.stderr[-3000:]
-    html = (site / page.removesuffix(".md") / "index.html").read_text("utf-8")
+    html = (site / page_url(page) / "index.html").read_text("utf-8")
     figure = drawn_figures(html).get(f"autograd-graph-{number}")
     assert figure, f"docs/{page}:{directive.line}: no figure autograd-graph-{number} in the page"
     expected = recorded(directive)

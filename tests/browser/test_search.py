@@ -22,7 +22,7 @@ def test_search_finds_a_chapter_by_its_own_term(visit) -> None:
     links = visit.page.eval_on_selector_all(
         ".md-search-result__item > a", "items => items.map(a => a.getAttribute('href'))"
     )
-    assert "/forward_backward/" in urlparse(links[0]).path, links
+    assert "/forward_backward/graphs/" in urlparse(links[0]).path, links
     assert not visit.errors, visit.errors
 
 
@@ -50,7 +50,7 @@ def test_search_opens_from_its_button_on_a_phone(visit) -> None:
 
 
 def test_a_page_opened_from_a_search_result_highlights_the_term(visit) -> None:
-    visit.goto("forward_backward/?h=retain_graph")
+    visit.goto("forward_backward/graphs/?h=retain_graph")
     visit.page.wait_for_selector("article mark[data-md-highlight]")
     marked = visit.page.eval_on_selector_all(
         "article mark[data-md-highlight]", "marks => marks.map(m => m.textContent)"
@@ -73,7 +73,7 @@ FIRST_HIT = {
 # Sections a query must find among its first three hits.
 IN_FIRST_THREE = {
     "checkpoint": {
-        "training_loop/#checkpoints-save-load-resume",
+        "training_loop/checkpoints/#checkpoints-save-load-resume",
         "memory/checkpointing/#activation-checkpointing",
     },
 }

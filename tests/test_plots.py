@@ -75,6 +75,7 @@ def test_the_chapters_have_plots() -> None:
         "training_loop/loss_per_epoch.py",
         "zeroing_accumulation/zeroing_curve.py",
         "compile/recompile_curve.py",
+        "distributed/ddp_gradients_plot.py",
     } <= {d.snippet for _, _, d in DIRECTIVES}
 
 

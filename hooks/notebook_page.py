@@ -86,13 +86,11 @@ def on_post_build(config):
             elsewhere.add(linked_site(notebook))
         nbformat.write(with_links_to(notebook, _site_url(config)), path)
     if elsewhere:
-        # Not a warning: a build for another address (a fork, the suite) is correct;
-        # only "Open in Colab", which opens the committed files, still links there.
+        # Not a warning: a build for another address (a fork, the suite) is correct,
+        # and readers get only the copies rewritten here (Open in Colab too: docs.yml
+        # publishes them).
         log.info(
-            "the committed notebooks link to %s, not to %s: the site serves them with "
-            "this site's links, but Open in Colab opens the committed files "
-            "(SITE_URL=%s make notebooks)",
+            "the committed notebooks link to %s; the site serves them linking to %s",
             ", ".join(sorted(elsewhere)),
-            _site_url(config),
             _site_url(config),
         )

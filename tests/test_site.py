@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import pytest
 
+from sitelib.site import notebooks
 from sitelib.site.codeblocks import LeanFilter
 from sitelib.site.layout import (
     ROOT,
@@ -156,7 +157,10 @@ def test_chapter_furniture(chapter, built_site, built_config) -> None:
     colab = config["repo_url"].replace(
         "https://github.com/", "https://colab.research.google.com/github/"
     )
-    assert f"{colab}/blob/main/docs/notebooks/{chapter}.ipynb" in page
+    # Colab opens the notebook the deployed site serves (docs.yml pushes the built
+    # site/notebooks/<name>/<name>.ipynb to this branch), which links to that site.
+    assert f"{colab}/blob/{notebooks.COLAB_BRANCH}/{chapter}.ipynb" in page
+    assert (site / "notebooks" / chapter / f"{chapter}.ipynb").is_file()
     # The exercise sits on one page of the chapter (the part it practises), its
     # solution collapsed under it.
     parts_html = [(site / url / "index.html").read_text("utf-8") for url in parts]
@@ -198,18 +202,17 @@ def test_links_follow_the_repository_that_builds_the_site(monkeypatch) -> None:
 # mkdocs.yml's defaults for site_url and repo_url name these: no reader may meet them.
 PLACEHOLDERS = ("example.github.io", "github.com/example")
 COLAB = re.compile(
-    r"https://colab\.research\.google\.com/github/(?P<repo>[\w.-]+/[\w.-]+)/blob/main/"
-    r"(?P<path>docs/notebooks/[\w.-]+\.ipynb)"
+    r"https://colab\.research\.google\.com/github/(?P<repo>[\w.-]+/[\w.-]+)/blob/"
+    rf"{notebooks.COLAB_BRANCH}/(?P<name>[\w.-]+)\.ipynb"
 )
 TEXT_FILES = {".html", ".ipynb", ".xml", ".json", ".js", ".css", ".txt"}
 
 
 def placeholder_problems(site: Path) -> list[str]:
     """Each built text file (pages, notebooks, sitemap, search index) that names a
-    placeholder host, as ``path:line: names host``. Not checked: the committed
-    notebook an "Open in Colab" link opens, which links to the site it was generated
-    for (`SITE_URL=... make notebooks`); until the project's published address is
-    set there, that is mkdocs.yml's placeholder (CONTRIBUTING.md, "Notebooks and their links")."""
+    placeholder host, as ``path:line: names host``. The notebooks among them are
+    what "Open in Colab" opens too: docs.yml publishes site/notebooks/<name>/<name>.ipynb
+    on the notebooks branch (CONTRIBUTING.md, "Notebooks and their links")."""
     files = [p for p in sorted(site.rglob("*")) if p.suffix in TEXT_FILES and p.is_file()]
     problems = []
     for path in files:
@@ -235,15 +238,18 @@ def test_no_placeholder_host_reaches_a_reader(built_site, built_config) -> None:
     assert not problems, "\n".join(problems)
     repo = built_config["repo_url"].removeprefix("https://github.com/")
     chapter = (site / "forward_pass" / "index.html").read_text("utf-8")
-    assert {m["repo"] for m in COLAB.finditer(chapter)} == {repo}
+    links = list(COLAB.finditer(chapter))
+    assert {m["repo"] for m in links} == {repo}
+    for m in links:  # the copy published for Colab is one this check read
+        assert (site / "notebooks" / m["name"] / f"{m['name']}.ipynb").is_file(), m[0]
 
 
 def test_placeholder_check_names_every_file(tmp_path: Path) -> None:
     site = tmp_path / "site"
     (site / "notebooks" / "x").mkdir(parents=True)
-    colab = "https://colab.research.google.com/github/someone/a-fork/blob/main"
+    colab = "https://colab.research.google.com/github/someone/a-fork/blob/notebooks"
     (site / "index.html").write_text(
-        f'<p>fine</p>\n<a href="{colab}/docs/notebooks/x.ipynb">Colab</a>\n'
+        f'<p>fine</p>\n<a href="{colab}/x.ipynb">Colab</a>\n'
         '<link rel="canonical" href="https://example.github.io/training-step-docs/">\n'
     )
     (site / "notebooks" / "x" / "x.ipynb").write_text('{"a": "see https://example.github.io/"}')

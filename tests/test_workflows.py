@@ -115,3 +115,28 @@ def test_pin_check_rejects_tag_and_missing_version_comment(tmp_path: Path) -> No
         f"{bad}:6: - uses: actions/checkout@v4",
         f"{bad}:7: - uses: actions/checkout@{sha}",
     ]
+
+
+def colab_publish_problems(text: str) -> list[str]:
+    """What docs.yml lacks for "Open in Colab" (sitelib/site/notebooks.py) to find its
+    notebook: the built notebooks gathered, and pushed as the branch the link names."""
+    from sitelib.site.notebooks import COLAB_BRANCH
+
+    needed = {
+        "cp site/notebooks/*/*.ipynb colab/": "the built notebooks are not gathered",
+        f"git init -q -b {COLAB_BRANCH}": f"no branch {COLAB_BRANCH} is made",
+        f'push --force "$SERVER/$REPOSITORY.git" {COLAB_BRANCH}': f"{COLAB_BRANCH} is not pushed",
+    }
+    return [f"docs.yml: {why}" for line, why in needed.items() if line not in text]
+
+
+def test_docs_workflow_publishes_what_colab_opens() -> None:
+    text = (ROOT / ".github" / "workflows" / "docs.yml").read_text("utf-8")
+    assert not colab_publish_problems(text)
+
+
+def test_colab_publish_check_catches_another_branch() -> None:
+    text = (ROOT / ".github" / "workflows" / "docs.yml").read_text("utf-8")
+    assert colab_publish_problems(text.replace("-b notebooks", "-b main")) == [
+        "docs.yml: no branch notebooks is made"
+    ]

@@ -226,16 +226,18 @@ def choose_site(given: str | None, recorded: str | None) -> tuple[str, str | Non
     """The site a notebook is generated to link to: ``SITE_URL`` (``given``), else the
     one the committed notebook records; and a warning when that is mkdocs.yml's
     placeholder. The site serves every notebook with its own links either way
-    (hooks/notebook_page.py); the committed file is what "Open in Colab" opens."""
+    (hooks/notebook_page.py), and that copy is what "Open in Colab" opens
+    (``COLAB_BRANCH``); the committed file is for authors."""
     placeholder = placeholder_sites()[0]
     site = given or recorded or placeholder
     if site != placeholder:
         return site, None
     return site, (
-        f"WARNING: links to the placeholder {placeholder}: SITE_URL is not set and the "
-        "notebook records no published site. The site serves it with its own links, but "
-        "Open in Colab opens this file: run `SITE_URL=https://<owner>.github.io/<repo>/ "
-        "make notebooks` with the address the site is published at."
+        f"note: links to the placeholder {placeholder}: SITE_URL is not set and the "
+        "notebook records no published site. Readers never get this file: the site "
+        "serves its own copy with its own links, and publishes that copy for Open in "
+        "Colab (the notebooks branch). To link it anyway: "
+        "`SITE_URL=https://<owner>.github.io/<repo>/ make notebooks`."
     )
 
 
@@ -534,17 +536,25 @@ def _without_torch_logs(output):
     return output if output.text.strip() else None
 
 
+# The branch of the repository "Open in Colab" opens a notebook from: the notebooks as
+# the deployed site serves them, linking to it (.github/workflows/docs.yml, job
+# "notebooks", pushes it on every deploy, from site/notebooks/<name>/<name>.ipynb).
+COLAB_BRANCH = "notebooks"
+
+
 def notebook_links(notebook, page, config) -> dict:
     """Where a chapter's notebook is, for links on ``page`` (MkDocs ``File``/``Page``
     objects): the notebook's page and its download (relative), and "Open in Colab",
-    which opens the committed notebook from the repository named by ``repo_url``."""
+    which opens the notebook the deployed site publishes, from the ``COLAB_BRANCH``
+    of the repository named by ``repo_url`` (a fork's own)."""
     from mkdocs.utils import get_relative_url
 
     repo = config["repo_url"].rstrip("/").removeprefix("https://github.com/")
+    name = notebook.src_uri.split("/")[-1]
     return {
         "page": get_relative_url(notebook.url, page.url),
-        "download": get_relative_url(notebook.url + notebook.src_uri.split("/")[-1], page.url),
-        "colab": f"https://colab.research.google.com/github/{repo}/blob/main/docs/{notebook.src_uri}",
+        "download": get_relative_url(notebook.url + name, page.url),
+        "colab": f"https://colab.research.google.com/github/{repo}/blob/{COLAB_BRANCH}/{name}",
     }
 
 

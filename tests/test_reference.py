@@ -180,6 +180,15 @@ def test_a_misspelt_name_fails_with_its_line() -> None:
     )
 
 
+def test_under_an_older_torch_a_name_it_lacks_is_left_unlinked(monkeypatch) -> None:
+    """make test-torch VERSION=2.10.0 builds pages that name 2.13's APIs: no failure
+    there, and no link; under the pinned torch the same name fails (above)."""
+    from sitelib.site import reference
+
+    monkeypatch.setattr(reference, "older_than_pinned", lambda: True)
+    assert "<a" not in render("Misspelt, or newer: `nn.Linaer`.\n")
+
+
 BAD_REFERENCE = (
     "docs/index.md:13: `nn.Linaer(4, 2)` names no torch API: "
     "torch has no torch.nn.Linaer (torch.nn has no Linaer)"

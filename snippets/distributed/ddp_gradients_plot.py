@@ -42,11 +42,12 @@ print("after == global batch:", torch.allclose(after, full, atol=1e-6))
 #> after == global batch: True
 
 names = ["w1", "w2", "w3", "w4", "b"]
-at = torch.arange(5.0)
-plt.bar(at - 0.27, before[0], width=0.27, label="rank 0, before")
-plt.bar(at, before[1], width=0.27, label="rank 1, before")
-plt.bar(at + 0.27, after, width=0.27, label="every rank, after")
-plt.xticks(at, names)
+bars = {"rank 0, before": before[0], "rank 1, before": before[1]}
+bars["every rank, after"] = after
+for i, (label, grads) in enumerate(bars.items()):
+    at = [p - 0.27 + 0.27 * i for p in range(5)]
+    plt.bar(at, grads.tolist(), width=0.27, label=label)
+plt.xticks(range(5), names)
 plt.xlabel("parameter")
 plt.ylabel("gradient")
 plt.legend()

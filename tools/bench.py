@@ -216,6 +216,9 @@ def suite(label: str = "suite", runs: int = 3) -> None:
             f"{label} {run}/{runs}: {m.wall:.1f} s wall for `make test` ({tail}); "
             f"import torch {bare:.2f} s beside it: {m.wall / bare:.0f}x"
         )
+        # A run's figure counts only with its failures named: they may be what took
+        # the time (or saved it).
+        print("\n".join(f"  {line}" for line in lines if line.startswith(("FAILED", "ERROR"))))
         cores = os.cpu_count() or 1
         print(
             f"  machine: {m.machine:.0f} core-seconds busy ({m.machine / m.wall:.2f} of {cores} "

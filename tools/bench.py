@@ -218,7 +218,8 @@ def suite(label: str = "suite", runs: int = 3) -> None:
         )
         # A run's figure counts only with its failures named: they may be what took
         # the time (or saved it).
-        print("\n".join(f"  {line}" for line in lines if line.startswith(("FAILED", "ERROR"))))
+        for line in (line for line in lines if line.startswith(("FAILED", "ERROR"))):
+            print(f"  {line}")
         cores = os.cpu_count() or 1
         print(
             f"  machine: {m.machine:.0f} core-seconds busy ({m.machine / m.wall:.2f} of {cores} "

@@ -39,7 +39,7 @@ from sitelib.check.complete import (
     same_model_problems,
     skipped_problems,
 )
-from sitelib.site.layout import ROOT, chapters, page_files, page_url
+from sitelib.site.layout import ROOT, chapters, file_url, page_files, page_url
 from sitelib.site.snippets import as_copied
 
 # The chapter's pages (docs/complete/index.md first: the script, its commands, its
@@ -402,8 +402,8 @@ def test_excerpts_render_their_lines(built_site) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     problems = []
     for page in PAGES:
-        url = page_url(page.relative_to(ROOT / "docs").as_posix())
-        problems += rendered_excerpt_problems(page, (site / url / "index.html").read_text("utf-8"))
+        built = (site / file_url(page) / "index.html").read_text("utf-8")
+        problems += rendered_excerpt_problems(page, built)
     assert not problems, "\n".join(problems)
     html = (site / page_url(CHAPTER.page) / "index.html").read_text("utf-8")
     # The whole file, one click away: the download is the script as tested.

@@ -26,9 +26,9 @@ from sitelib.site.frame import TITLES, boxes
 from sitelib.site.layout import (
     ROOT,
     chapters,
+    file_url,
     html_text,
     includes_in,
-    page_url,
     project_copy,
     zensical_build,
 )
@@ -177,11 +177,10 @@ def zensical_problems(page: Path, built: str) -> list[str]:
 
 
 def built_page(site: Path, page: Path) -> str:
-    url = page_url(page.relative_to(ROOT / "docs").as_posix())
-    return (site / url / "index.html").read_text("utf-8")
+    return (site / file_url(page) / "index.html").read_text("utf-8")
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
+@pytest.mark.parametrize("page", PAGES, ids=[file_url(p) for p in PAGES])
 def test_chapter_builds_the_same_with_zensical(page: Path, zensical_site: Path) -> None:
     built = built_page(zensical_site, page)
     assert zensical_problems(page, built) == []
@@ -195,11 +194,7 @@ def test_zensical_links_the_same_api_names(zensical_site: Path, built_site) -> N
     def links(root: Path) -> dict[str, str]:
         found: dict[str, str] = {}
         for page in PAGES:
-            found |= linked_names(
-                (
-                    root / page_url(page.relative_to(ROOT / "docs").as_posix()) / "index.html"
-                ).read_text("utf-8")
-            )
+            found |= linked_names(built_page(root, page))
         return found
 
     ours, theirs = links(site), links(zensical_site)

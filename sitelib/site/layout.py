@@ -2,7 +2,8 @@
 and which snippets each page includes. Each of these ideas is defined here once.
 
 **Chapters** are the entries of the navigation's "Chapters" section, in order: a
-page (``compile.md``), or a section of pages whose first page is the chapter's
+page (``<chapter>.md``; since the long chapters were split, every chapter is a
+section), or a section of pages whose first page is the chapter's
 own and the others its sub-pages (``optimizer_step/index.md``, the section's index
 page, then ``optimizer_step/schedules.md``). A chapter's number is its place in that
 section; its name (``forward_pass``, ``optimizer_step``) is its first page's (or its
@@ -132,6 +133,12 @@ def page_url(page: str) -> str:
     if stem == "index" or stem.endswith("/index"):
         stem = stem.removesuffix("index").removesuffix("/")
     return f"{stem}/" if stem else ""
+
+
+def file_url(page: Path, root: Path = ROOT) -> str:
+    """:func:`page_url` of a page's file under ``root``'s docs/
+    (``docs/memory/checkpointing.md`` -> ``memory/checkpointing/``)."""
+    return page_url(page.relative_to(root / "docs").as_posix())
 
 
 def _entry(item) -> tuple[str | None, object]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from sitelib.site.layout import ROOT, includes_in, page_files, page_url, snippet_files
+from sitelib.site.layout import ROOT, file_url, includes_in, page_files, snippet_files
 from sitelib.site.snippets import ANNOTATION, as_copied
 
 COPY_EVERY_BLOCK = (Path(__file__).parent / "probes" / "copy_every_block.js").read_text("utf-8")
@@ -57,7 +57,7 @@ def page_check_copy(tab, path: str) -> tuple[int, list[str]]:
 def shows_a_snippet(path: str) -> bool:
     """Whether the page at ``path`` (``complete/proof/``) includes a snippet: a part of
     a chapter may be prose only (docs/complete/proof.md)."""
-    sources = {page_url(p.relative_to(ROOT / "docs").as_posix()): p for p in page_files()}
+    sources = {file_url(p): p for p in page_files()}
     return path in sources and bool(includes_in(sources[path]))
 
 

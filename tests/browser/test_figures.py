@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sitelib.site.layout import ROOT, page_files, page_url
+from sitelib.site.layout import file_url, page_files
 from sitelib.site.pictures import find
 
 GRAPH_COLOURS = (Path(__file__).parent / "probes" / "graph_colours.js").read_text("utf-8")
@@ -95,7 +95,7 @@ def test_autograd_graphs_read_in_both_palettes(tour) -> None:
     asked = sum(
         len(list(find(page.read_text("utf-8"))))
         for page in page_files()
-        if page_url(page.relative_to(ROOT / "docs").as_posix()) in tour.pages
+        if file_url(page) in tour.pages
     )
     assert seen.get("default", 0) >= asked, (seen, asked)
     assert not tour.problems["figures"], "\n".join(tour.problems["figures"])

@@ -13,8 +13,9 @@ its examples last passed on, read from ``extra.records``; none read: "no recorde
 runs"; a release outside the supported range is shown apart, with an INFO line in
 the build's log, so that a newer release's weekly run cannot fail a ``--strict``
 build); on its first page, where the headings that moved to its sub-pages went
-(:mod:`sitelib.site.anchors`: an old link ``/memory/#a-moved-heading`` still arrives). ``overrides/partials/content.html`` draws the header under
-the title and the footer at the end. A chapter page's own ``# Title`` is left out of
+(:mod:`sitelib.site.anchors`: an old link ``/memory/#a-moved-heading`` still
+arrives). ``overrides/partials/content.html`` draws the header under the title and
+the footer at the end. A chapter page's own ``# Title`` is left out of
 its Markdown (``on_page_markdown``): the title comes from the navigation, numbered.
 The home page gets ``page.meta["chapters"]``, the list that
 ``partials/progress.html`` draws. "Previous" and "Next" stay within a page's part

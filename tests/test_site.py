@@ -639,10 +639,13 @@ def test_old_link_check_catches_a_lost_anchor(tmp_path: Path) -> None:
         f'<h2 id="intro">I</h2><div id="moved-anchors" hidden data-anchors=\'{moved}\'></div>'
     )
     (tmp_path / "a" / "b" / "index.html").write_text('<h2 id="kept">K</h2>')
-    old = {"a/": ["intro", "kept", "lost"]}
+    old = {"a/": ["intro", "kept", "lost"], "gone/": ["lost"]}
     fixture = tmp_path / "before.json"
     fixture.write_text(json.dumps(old, indent=1) + "\n")
+    # Each named by its own line, though both pages listed the id "lost".
     assert old_anchor_problems(tmp_path, old, fixture) == [
         f"{fixture}:5: /a/#lost arrives nowhere: no heading with that id on /a/, and no "
-        "entry for it in that page's moved-anchors map"
+        "entry for it in that page's moved-anchors map",
+        f"{fixture}:8: /gone/#lost arrives nowhere: no heading with that id on /gone/, and no "
+        "entry for it in that page's moved-anchors map",
     ]

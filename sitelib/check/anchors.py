@@ -59,9 +59,12 @@ def old_anchor_problems(
     lines = source.read_text("utf-8").splitlines() if source.is_file() else []
     problems = []
     for url, anchors in old.items():
+        # The id's line under its page's key: "exercise" is listed under several pages.
+        start = next((n for n, t in enumerate(lines, 1) if f'"{url}":' in t), 0)
         for anchor in anchors:
             if destination(url, anchor, site) is None:
-                line = next((n for n, t in enumerate(lines, 1) if f'"{anchor}"' in t), 0)
+                after = enumerate(lines[start:], start + 1)
+                line = next((n for n, t in after if f'"{anchor}"' in t), 0)
                 problems.append(
                     f"{source.relative_to(ROOT) if source.is_relative_to(ROOT) else source}:"
                     f"{line}: /{url}#{anchor} arrives nowhere: no heading with that id on "

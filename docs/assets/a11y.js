@@ -1,8 +1,7 @@
 // The site's run-time accessibility fixes, all in one place (checked by axe in
 // tests/browser/test_accessibility.py): accessible names for the search dialog and
 // for elements Material creates in the browser (code-block toolbars, annotation
-// markers), notebook code areas that scroll sideways, and keyboard access to code
-// blocks that scroll.
+// markers), notebook code cells, and keyboard access to code blocks that scroll.
 (function () {
   function label() {
     const search = document.querySelector('.md-search[role="dialog"]:not([aria-label])');
@@ -14,7 +13,9 @@
     document.querySelectorAll('a[href*="_annotation_"]:not([aria-label])').forEach((a) => {
       a.setAttribute("aria-label", `Annotation ${a.textContent.trim() || ""}`.trim());
     });
-    document.querySelectorAll(".jupyter-wrapper .highlight-ipynb:not([tabindex]), .jupyter-wrapper .highlight-ipynb pre:not([tabindex])").forEach((el) => {
+    // A notebook cell's code is marked without measuring it: measuring would lay out
+    // every cell the page leaves unrendered until it nears the screen (notebook.css).
+    document.querySelectorAll(".jupyter-wrapper .highlight-ipynb pre > code:not([tabindex])").forEach((el) => {
       el.setAttribute("tabindex", "0");
     });
   }

@@ -175,7 +175,10 @@ def output_html(content: str) -> str:
     highlighted (the notebook pages): a ``<pre>`` whose code shows output (a
     multi-process snippet's cell keeps its ``#>`` lines: no output cell can show what
     its ranks print) is highlighted again with :class:`OutputFilter` and
-    :class:`LeanFilter`, each line in a span of its own (``__span-nb<k>-<line>``)."""
+    :class:`LeanFilter`. Each output line is a span of its own (``__span-nb<k>-<line>``,
+    as the chapters' line spans, which the output bands' CSS selects); a line of code is
+    not wrapped: a notebook page shows a whole chapter's code, and a span per line
+    doubled its elements, which the browser styles and lays out on every load."""
     blocks = iter(range(1, 1 << 30))
 
     def again(m: re.Match) -> str:
@@ -187,9 +190,16 @@ def output_html(content: str) -> str:
         lexer.add_filter(LeanFilter())
         lines = HtmlFormatter(linespans=f"__span-nb{next(blocks)}")
         drawn = PRE.search(pygments.highlight(code, lexer, lines))
-        return m[1] + drawn[2] + m[3]
+        return m[1] + CODE_LINE_SPAN.sub(r"\1", drawn[2]) + m[3]
 
     return PRE.sub(again, content)
+
+
+# A line span (Pygments' linespans: one line, its newline, the span's end) that holds
+# neither output nor a marker comment (hidden by its span): unwrapped by output_html.
+CODE_LINE_SPAN = re.compile(
+    r'<span id="__span-nb\d+-\d+">((?:(?!class="(?:go|c c-Harness))[^\n])*\n)</span>'
+)
 
 
 COPY_ONLY_DRAWN = re.compile(

@@ -106,6 +106,16 @@ def test_no_page_or_stylesheet_loads_from_another_host(built_site) -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_the_sites_own_assets_are_served_minified(built_site) -> None:
+    """hooks/minify.py: each stylesheet and script of docs/assets/ is served without
+    its comments, and smaller."""
+    _, site = built_site
+    for source in sorted((ROOT / "docs" / "assets").glob("*.[cj]s*")):
+        served = (site / "assets" / source.name).read_text("utf-8")
+        assert len(served) < len(source.read_text("utf-8")), source.name
+        assert "/*" not in served and not re.search(r"^\s*//", served, re.M), source.name
+
+
 def test_foreign_resource_check_catches_a_cdn() -> None:
     assert foreign_resources('<script src="https://cdn.example.org/x.js"></script>')
     assert foreign_resources(

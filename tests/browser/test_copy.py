@@ -22,8 +22,18 @@ COPY_EVERY_BLOCK = (Path(__file__).parent / "probes" / "copy_every_block.js").re
 def copied_blocks(tab) -> list[tuple[str, str]]:
     """(title, clipboard text) for every code block on the page, each of which must
     have a copy button."""
+    # Material sets a block up as it scrolls into view (content.lazy), a few frames
+    # each, and a notebook page's frames are slow: a viewport as tall as the page (at
+    # most 40,000 px) sets them all up at once. The probe still scrolls to each block.
+    size = tab.page.viewport_size
+    height = tab.page.evaluate("document.documentElement.scrollHeight")
+    tab.page.set_viewport_size({"width": size["width"], "height": min(height, 40_000)})
+    try:
+        blocks = tab.page.evaluate(COPY_EVERY_BLOCK)
+    finally:
+        tab.page.set_viewport_size(size)
     copied = []
-    for i, block in enumerate(tab.page.evaluate(COPY_EVERY_BLOCK), 1):
+    for i, block in enumerate(blocks, 1):
         assert not block.get("missing"), f"code block {i} has no copy button"
         copied.append((block["title"], block["text"]))
     return copied

@@ -104,7 +104,7 @@ test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 # compilation and processes (tests/test_complete.py --complete-matrix; `make test` runs a
 # representative subset). VERSION=2.10.0 (or latest): against that torch release, in
 # the venv `make test-torch` uses. The weekly workflow complete.yml runs it. The built
-# page's check is left to `make test` (it needs a site build, and Graphviz).
+# page's check is left to `make test` (it needs a site build).
 test-complete: $(if $(VERSION),$(TORCH_VENV)/.installed-lock,$(STAMP))
 	$(if $(VERSION),$(TORCH_VENV),$(VENV))/bin/python -m pytest -p no:cacheprovider --complete-matrix \
 	  --records=$(RECORDS) tests/test_complete.py \

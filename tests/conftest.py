@@ -126,7 +126,9 @@ def device(pytestconfig: pytest.Config) -> str:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config):
+def built_site(
+    tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config, no_system_dot: str
+):
     """The site, built once per run with ``mkdocs build --strict``: (result, site_dir);
     or the one ``--built-site`` names, as ``make build`` left it."""
     import subprocess
@@ -141,8 +143,20 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
     # Python lists every module the build imports (tests/test_site.py: no test framework).
     # The site's address and repository are the suite's own test values, as the Pages
     # workflow sets a deploying repository's: no placeholder may reach a built file.
-    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1", **SUITE_SITE)
+    # A system Graphviz is never run: the PATH's first `dot` fails (tests/test_pictures.py).
+    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1", PATH=no_system_dot, **SUITE_SITE)
     return mkdocs_build(ROOT, site_dir, env=env), site_dir
+
+
+@pytest.fixture(scope="session")
+def no_system_dot(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A PATH whose first ``dot`` fails, printing "the build ran a system dot": the
+    site's build must draw its pictures without any system Graphviz."""
+    bin_dir = tmp_path_factory.mktemp("no-dot")
+    dot = bin_dir / "dot"
+    dot.write_text("#!/bin/sh\necho 'the build ran a system dot' >&2\nexit 1\n")
+    dot.chmod(0o755)
+    return os.pathsep.join([str(bin_dir), os.environ.get("PATH", "")])
 
 
 # The address and repository the suite builds the site for (SITE_URL, REPO_URL,

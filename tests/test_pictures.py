@@ -330,3 +330,43 @@ def test_a_failing_picture_fails_the_build(tmp_path: Path) -> None:
         "docs/index.md:7: autograd-graph of snippets/chapter/graph.py: "
         "var: the snippet has no variable 'lost' after it ran"
     ) in result.stderr, result.stderr[-2000:]
+
+
+# What the suite's site build does, in a fresh process with the same PATH: the first
+# `dot` on it fails (tests/conftest.py, no_system_dot). DRAW lays out the fixture's
+# picture with sitelib; SYSTEM_DOT, the self-test, with the graphviz package's pipe,
+# which runs the system's `dot`, as the site did before.
+DRAW = """
+from pathlib import Path
+from sitelib.site.pictures import figures
+page = Path(PAGE).read_text()
+[(_, figure)] = figures(page, "docs/index.md", Path(SNIPPETS))
+print(figure["svg"]["viewbox"])
+"""
+SYSTEM_DOT = "import graphviz\nprint(graphviz.Source('digraph { a -> b }').pipe(format='svg'))\n"
+
+
+def _draw_with_path(code: str, path: str, tmp_path: Path):
+    import subprocess
+    import sys
+
+    page_md = tmp_path / "index.md"
+    page_md.write_text(page("snippet: chapter/graph.py\nvar: loss\ncaption: c"), "utf-8")
+    prelude = f"PAGE = {str(page_md)!r}\nSNIPPETS = {str(FIXTURE / 'snippets')!r}\n"
+    return subprocess.run(
+        [sys.executable, "-c", prelude + code],
+        env={"PATH": path, "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_pictures_are_drawn_without_a_system_graphviz(no_system_dot: str, tmp_path: Path):
+    drawn = _draw_with_path(DRAW, no_system_dot, tmp_path)
+    assert drawn.returncode == 0, drawn.stderr[-2000:]
+    assert drawn.stdout.startswith("0.00 0.00 "), drawn.stdout
+    # Self-test: the way the site drew before, through the system's dot, fails there.
+    system = _draw_with_path(SYSTEM_DOT, no_system_dot, tmp_path)
+    assert system.returncode != 0
+    assert "the build ran a system dot" in system.stderr, system.stderr[-2000:]

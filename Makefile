@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (CONTRIBUTING.md, "Adding a chapter").
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-torch test-complete check update check-page build bench lighthouse notebooks lock clean FORCE
+.PHONY: serve test test-torch test-complete test-launch check update check-page build bench lighthouse notebooks lock clean FORCE
 # Where each run of the checks leaves its verification record, and the build reads
 # them (sitelib/site/records.py; mkdocs.yml, extra.records).
 RECORDS ?= .records
@@ -109,6 +109,14 @@ test-complete: $(if $(VERSION),$(TORCH_VENV)/.installed-lock,$(STAMP))
 	$(if $(VERSION),$(TORCH_VENV),$(VENV))/bin/python -m pytest -p no:cacheprovider --complete-matrix \
 	  --records=$(RECORDS) tests/test_complete.py \
 	  --deselect tests/test_complete.py::test_excerpts_render_their_lines $(PYTEST_ARGS)
+
+# Every multi-process example as pasted, RUNS times each under the real torchrun, to the
+# end of every rank (tests/test_launch.py; `make test` runs each once). The weekly
+# workflow launch.yml runs RUNS=10, enough to see a failure of one run in five.
+RUNS ?= 10
+test-launch: $(STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider tests/test_launch.py -k under_torchrun \
+	  --launch-runs $(RUNS) $(PYTEST_ARGS)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

@@ -54,6 +54,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "subset (make test-complete; tests/test_complete.py)",
     )
     parser.addoption(
+        "--launch-runs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each multi-process example N times under the real torchrun "
+        "(tests/test_launch.py; the weekly workflow runs 10)",
+    )
+    parser.addoption(
         "--torch-report",
         action="store_true",
         help="one line per example (PASS/FAIL/SKIP) and a summary naming the torch release; "

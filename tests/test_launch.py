@@ -1,6 +1,7 @@
 """Multi-process examples (sitelib/check/launch.py): each check fails on a broken example,
-naming the rank, the file and the line, and leaves no process behind; and the
-harness's launch agrees with the real ``torchrun``."""
+naming the rank, the file and the line, and leaves no process behind; the harness's
+launch agrees with the real ``torchrun``; and every example, as pasted, exits 0 under
+the real ``torchrun`` (sitelib/check/torchrun.py), ``--launch-runs`` times."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
+import pytest
 from pytest_examples import CodeExample
 
+from sitelib.check.examples import snippet_example
 from sitelib.check.launch import LaunchError, check_launched_output, free_port, without_library_logs
-from sitelib.check.outcomes import ExampleFailure
-from sitelib.site.layout import ROOT
-from sitelib.site.snippets import expected_output
+from sitelib.check.outcomes import ExampleFailure, skip_reason
+from sitelib.check.torchrun import torchrun_problems
+from sitelib.site.layout import ROOT, snippet_files
+from sitelib.site.snippets import expected_output, launch_command
 
 FIXTURES = ROOT / "tests" / "fixtures" / "launch"
 
@@ -135,3 +139,55 @@ def test_the_real_torchrun_prints_what_the_harness_checks(tmp_path: Path) -> Non
         for log in tmp_path.rglob("stdout.log")
     }
     assert stdout == {0: expected_output(path.read_text("utf-8")), 1: []}
+
+
+# -- every example as pasted, under the real torchrun, to the end of each rank ---------
+LAUNCHED = [p for p in snippet_files() if launch_command(p.read_text("utf-8"))]
+
+
+@pytest.mark.parametrize(
+    "path", LAUNCHED, ids=lambda p: p.relative_to(ROOT / "snippets").as_posix()
+)
+def test_launched_example_exits_cleanly_under_torchrun(path: Path, device: str, pytestconfig):
+    """What a reader's ``torchrun --nproc-per-node 2 file.py`` does, to the end of every
+    rank's interpreter: exit 0, rank 0 printing the #> lines. ``--launch-runs 10``
+    (the weekly workflow) repeats it, to see a failure of one run in a few."""
+    if reason := skip_reason(snippet_example(path), device):
+        pytest.skip(reason)
+    problems = torchrun_problems(path, runs=pytestconfig.getoption("launch_runs"))
+    assert not problems, "\n".join(problems)
+
+
+# A copy of all_reduce.py that dies at exit after its right output, as a rank does when
+# gloo's thread takes the GIL too late, and one that never ends.
+AT_EXIT = {
+    "aborts_at_exit.py": (
+        "dist.init_process_group(",
+        'import atexit\nif os.environ["RANK"] == "1":\n    atexit.register(os.abort)\n'
+        "dist.init_process_group(",
+    ),
+    "hangs_at_exit.py": (
+        "dist.destroy_process_group()\n",
+        'dist.destroy_process_group()\nif os.environ["RANK"] == "1":\n'
+        '    __import__("time").sleep(600)\n',
+    ),
+}
+
+
+def test_torchrun_check_names_a_crash_at_exit_and_a_hang(tmp_path: Path) -> None:
+    source = (FIXTURES / "all_reduce.py").read_text("utf-8")
+    for name, (old, new) in AT_EXIT.items():
+        assert source.count(old) == 1, old
+        (tmp_path / name).write_text(source.replace(old, new), "utf-8")
+    aborts = torchrun_problems(tmp_path / "aborts_at_exit.py")
+    assert aborts and aborts[0].startswith(
+        "aborts_at_exit.py: run 1 under torchrun: rank 1 ended with SIGABRT (exit code -6)"
+    ), aborts
+    before = {p.pid for p in psutil.process_iter()}
+    hangs = torchrun_problems(tmp_path / "hangs_at_exit.py", timeout=10)
+    assert hangs == [
+        "hangs_at_exit.py: run 1 under torchrun: did not finish within 10 s "
+        "(killed, with every rank)"
+    ], hangs
+    left = [p.cmdline() for p in psutil.process_iter() if p.pid not in before]
+    assert not [c for c in left if any("hangs_at_exit" in part for part in c)], left

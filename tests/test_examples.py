@@ -16,7 +16,11 @@ from sitelib.check.launch import LaunchError, run_launched_example
 from sitelib.check.outcomes import ExampleFailure, Skipped
 from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT
-from sitelib.site.snippets import device_idiom_problems, hidden_marker_problems
+from sitelib.site.snippets import (
+    device_idiom_problems,
+    hidden_marker_problems,
+    shutdown_idiom_problems,
+)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -62,6 +66,11 @@ def test_example(
 
 def test_every_snippet_uses_the_device_idiom() -> None:
     problems = device_idiom_problems()
+    assert not problems, "\n".join(problems)
+
+
+def test_every_multi_process_snippet_ends_with_the_shutdown() -> None:
+    problems = shutdown_idiom_problems()
     assert not problems, "\n".join(problems)
 
 

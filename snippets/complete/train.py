@@ -343,5 +343,9 @@ def main(argv=None):
 if __name__ == "__main__":
     main()
     if dist.is_initialized():  # after main()'s DDP or FSDP model is gone
+        # Keep the barrier's handle: no rank crashes at exit (the
+        # distributed chapter's "Shutting down").
+        done = dist.barrier(async_op=True)
+        done.wait()
         dist.destroy_process_group()
 # script: run by docs/complete/index.md's commands (tests/test_complete.py)

@@ -70,6 +70,10 @@ for name, ddp_model in fixes.items():
         #> find_unused_parameters=True: averaged True, aux grad None
         #> static_graph=True: averaged True, aux grad None
 
+# Leave once no collective is still finishing on a gloo thread:
+# keep the barrier's handle (the chapter's "Shutting down" says why).
+done = dist.barrier(async_op=True)
+done.wait()
 dist.destroy_process_group()
 # model, the unwrapped original, only seeded the copies; aux is never used.
 # expect-no-grad: model.*, ddp_model.module.aux.*

@@ -55,6 +55,10 @@ if rank == 0:
     print("the same gradients either way:", same)
     #> the same gradients either way: True
 
+# Leave once no collective is still finishing on a gloo thread:
+# keep the barrier's handle (the chapter's "Shutting down" says why).
+done = dist.barrier(async_op=True)
+done.wait()
 dist.destroy_process_group()
 # model, the unwrapped original, only seeded the copies; no backward ran.
 # expect-no-grad: model.*

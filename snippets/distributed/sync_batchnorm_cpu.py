@@ -50,6 +50,10 @@ if rank == 0:
         #> rank 0: SyncBatchNorm expected input tensor to be on GPU
         #> rank 1: SyncBatchNorm expected input tensor to be on GPU
 
+# Leave once no collective is still finishing on a gloo thread:
+# keep the barrier's handle (the chapter's "Shutting down" says why).
+done = dist.barrier(async_op=True)
+done.wait()
 dist.destroy_process_group()
 # sync_bn's forward raised, so its parameters never got a gradient.
 # expect-no-grad: sync_bn.*

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from sitelib.check.report import RunReport
 from sitelib.site import records
 from sitelib.site.layout import ROOT, fixture_project, html_text, mkdocs_build
+from sitelib.site.snippets import TorchRange
 
 FIXTURE = ROOT / "tests" / "fixtures" / "records"
 DAY = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
@@ -121,11 +122,12 @@ def test_an_example_skipped_for_an_older_torch_is_not_counted_as_passed(tmp_path
     newer = {"a/new.py": (digest, "passed", ""), "a/old.py": (other, "passed", "")}
     records.write(tmp_path, "2.13.0+cpu", "cpu", "make test", newer, DAY)
     found = records.load(tmp_path)
-    assert records.block_notes(found, digest, False, "2.10.0", "2.15.0", "2.13") == [
+    since = TorchRange(oldest="2.13")
+    assert records.block_notes(found, digest, False, "2.10.0", "2.15.0", since) == [
         "Needs torch 2.13 or newer.",
         "CPU: ran on torch 2.13.0; skipped on torch 2.10.0, which is older.",
     ]
-    assert records.block_notes([], digest, False, "2.10.0", "2.15.0", "2.13") == [
+    assert records.block_notes([], digest, False, "2.10.0", "2.15.0", since) == [
         "Needs torch 2.13 or newer."
     ], "said before any run"
     (cpu, _) = records.summary(records.latest(found, [digest, other], "2.10.0", "2.15.0"))
@@ -135,3 +137,26 @@ def test_an_example_skipped_for_an_older_torch_is_not_counted_as_passed(tmp_path
     ), cpu
     (cpu, _) = records.summary(records.latest(found, [other], "2.10.0", "2.15.0"))
     assert cpu["text"] == "torch 2.10.0, 2.13.0 (2026-11-30)", "its other examples passed"
+
+
+def test_an_example_for_the_releases_before_one_is_skipped_on_it(tmp_path: Path) -> None:
+    """``# requires: torch<2.15`` (its twin, ``torch>=2.15``, prints what 2.15 prints):
+    the block names the newer release it was skipped on, and the header says that
+    example needs an older torch there."""
+    digest, other = records.source_hash("# requires: torch<2.15\n"), records.source_hash("x")
+    why = "snippets/a/old.py: needs torch older than 2.15 (this is torch 2.15.0+cu132)"
+    newest = {"a/old.py": (digest, "skipped", why), "a/other.py": (other, "passed", "")}
+    records.write(tmp_path, "2.15.0+cu132", "cpu", "make test-torch", newest, DAY)
+    pinned = {"a/old.py": (digest, "passed", ""), "a/other.py": (other, "passed", "")}
+    records.write(tmp_path, "2.13.0+cpu", "cpu", "make test", pinned, DAY)
+    found = records.load(tmp_path)
+    before = TorchRange(before="2.15")
+    assert records.block_notes(found, digest, False, "2.10.0", "2.15.0", before) == [
+        "Needs torch older than 2.15.",
+        "CPU: ran on torch 2.13.0; skipped on torch 2.15.0, which is newer.",
+    ]
+    (cpu, _) = records.summary(records.latest(found, [digest, other], "2.10.0", "2.15.0"))
+    assert cpu["text"] == (
+        "torch 2.13.0 (2026-11-30); "
+        "torch 2.15.0 but for 1 example, which needs an older torch (2026-11-30)"
+    ), cpu

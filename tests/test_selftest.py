@@ -20,16 +20,20 @@ from pytest_examples import CodeExample, EvalExample
 
 from sitelib.check.examples import all_examples, snippet_example
 from sitelib.check.leftovers import check_devices
-from sitelib.check.outcomes import ExampleFailure, Skipped, runs_on, skip_reason
+from sitelib.check.outcomes import ExampleFailure, Skipped, skip_reason
 from sitelib.check.run import run_example
 from sitelib.site.layout import ROOT, bookkeeping, fixture_project, mkdocs_build, zensical_build
 from sitelib.site.mathml import MathError
 from sitelib.site.snippets import (
     DEVICE_IDIOM,
+    SHUTDOWN_IDIOM,
+    TorchRange,
     device_idiom_problems,
     hidden_marker_problems,
     output_in_function,
     output_in_function_problems,
+    required_torch,
+    shutdown_idiom_problems,
 )
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -328,7 +332,8 @@ def test_a_requirement_the_checks_cannot_read_names_file_and_line(
 ) -> None:
     message = re.escape(
         f"tests/fixtures/requires/{fixture}:{line}: '# requires: {value}' is not a "
-        "requirement the checks know: 'cuda', or 'torch>=X.Y'"
+        "requirement the checks know: 'cuda', 'torch>=X.Y' (the oldest release it runs on) "
+        "or 'torch<X.Y'"
     )
     fails(f"requires/{fixture}", eval_example, message)
     with pytest.raises(ExampleFailure, match=message):  # as pasted: the same rule
@@ -336,9 +341,43 @@ def test_a_requirement_the_checks_cannot_read_names_file_and_line(
 
 
 def test_releases_compare_as_versions() -> None:
-    assert runs_on("2.13", "2.13.0+cpu") and runs_on("2.13", "2.15.0+cu132")
-    assert not runs_on("2.13", "2.10.0+cu128") and not runs_on("2.13", "2.12.1")
-    assert runs_on("2.10", "2.10.0") and not runs_on("2.10", "2.9.1"), "not as text"
+    since = TorchRange(oldest="2.13")
+    assert since.admits("2.13.0+cpu") and since.admits("2.15.0+cu132")
+    assert not since.admits("2.10.0+cu128") and not since.admits("2.12.1")
+    assert TorchRange("2.10").admits("2.10.0") and not TorchRange("2.10").admits("2.9.1")
+    before = TorchRange(before="2.15")
+    assert before.admits("2.14.1") and before.admits("2.9.1"), "not as text"
+    assert not before.admits("2.15.0+cu132") and not before.admits("2.15.0rc1")
+    assert TorchRange("2.10", "2.15").admits("2.12.1")
+    assert required_torch(["cuda", "torch>=2.10", "torch<2.15"]) == TorchRange("2.10", "2.15")
+
+
+def test_an_output_that_changed_with_a_release_is_checked_per_range(
+    eval_example: EvalExample,
+) -> None:
+    """An example whose output changed with a release is two files, one per range, each
+    with its own #> lines. On a release before 99 the first runs and the second is
+    skipped with its reason; on a faked 99.0 the other way round, and the second, run
+    on this older torch, prints what the first's #> line says, not its own: it fails."""
+    before = example("requires/dtype_before_99.py")
+    since = example("requires/dtype_from_99.py")
+    assert skip_reason(before, "cpu") is None
+    run_example(before, eval_example)
+    assert skip_reason(since, "cpu") == (
+        "tests/fixtures/requires/dtype_from_99.py: needs torch 99.0 or newer "
+        f"(this is torch {torch.__version__})"
+    )
+    assert skip_reason(before, "cpu", torch_version="99.0") == (
+        "tests/fixtures/requires/dtype_before_99.py: needs torch older than 99.0 "
+        "(this is torch 99.0)"
+    )
+    assert skip_reason(since, "cpu", torch_version="99.0") is None
+    fails(
+        "requires/dtype_from_99.py",
+        eval_example,
+        r"dtype_from_99.py:9: printed output differs(?s:.*)#> torch.float32(?s:.*)#> torch.float16",
+        torch_version="99.0",
+    )
 
 
 def test_the_torch_report_shows_the_skip_and_its_reason() -> None:
@@ -543,6 +582,16 @@ def test_snippet_without_the_device_idiom_is_reported() -> None:
         "snippets/chapter/cuda_is_available.py:3" + idiom,
         "snippets/chapter/idiom_lines_apart.py:7" + idiom,
         "snippets/chapter/one_line_idiom.py:4" + idiom,
+    ]
+
+
+def test_multi_process_snippet_without_the_shutdown_is_reported() -> None:
+    """A launched snippet that ends with a plain barrier and destroy_process_group() is
+    named at that line; the three lines with an annotation marker pass, and a
+    one-process snippet needs none."""
+    assert shutdown_idiom_problems(FIXTURES / "shutdown_idiom") == [
+        "snippets/chapter/bare_destroy.py:6: does not end with the site's shutdown, "
+        "these three lines:\n" + SHUTDOWN_IDIOM
     ]
 
 

@@ -123,9 +123,9 @@ def requires_cuda(example: CodeExample) -> bool:
     return "cuda" in markers(example).get("requires", [])
 
 
-def requires_torch(example: CodeExample) -> str | None:
-    """The release ``# requires: torch>=2.13`` (or a fence's ``requires="..."``) asks
-    for, or None."""
+def requires_torch(example: CodeExample) -> snippets.TorchRange | None:
+    """The releases ``# requires: torch>=2.13`` / ``torch<2.15`` (or a fence's
+    ``requires="..."``) ask for, or None."""
     return snippets.required_torch(markers(example).get("requires", []))
 
 

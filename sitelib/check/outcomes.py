@@ -2,7 +2,8 @@
 file and line, or a skip with its reason, and the one rule for when an example is
 skipped (:func:`skip_reason`): a fence marked ``test="skip"`` (with its reason), an
 example that needs CUDA on a run without it, one that needs a newer torch than the
-one running (``# requires: torch>=2.13``), a multi-process example that needs more
+one running (``# requires: torch>=2.13``) or an older one (``torch<2.15``: an
+example whose output changed with that release), a multi-process example that needs more
 GPUs than the machine has. The checks raise these exceptions; the tests turn them into
 pytest's outcomes (no pytest call in the library).
 """
@@ -29,14 +30,6 @@ class Skipped(Exception):
     """An example that does not run here; the message says why."""
 
 
-def runs_on(release: str, version: str) -> bool:
-    """Whether torch ``version`` (``torch.__version__``: ``2.13.0+cpu``) is ``release``
-    (``2.13``) or newer, compared as versions: 2.10 is newer than 2.9."""
-    from packaging.version import Version
-
-    return Version(version) >= Version(release)
-
-
 def skip_reason(
     example: CodeExample, device: str, gpus: int | None = None, torch_version: str | None = None
 ) -> str | None:
@@ -54,13 +47,13 @@ def skip_reason(
         return f"{shown}:{example.start_line}: {reason}"
     if requires_cuda(example) and device != "cuda":
         return f"{shown}: needs CUDA (run with --device cuda)"
-    if release := requires_torch(example):
+    if wanted := requires_torch(example):
         if torch_version is None:
             import torch
 
             torch_version = torch.__version__
-        if not runs_on(release, torch_version):
-            return f"{shown}: {needs_torch(release)} (this is torch {torch_version})"
+        if not wanted.admits(torch_version):
+            return f"{shown}: {needs_torch(wanted)} (this is torch {torch_version})"
     command = launch_command(example)
     if command and device == "cuda" and gpus is not None:
         from sitelib.check.launch import ranks

@@ -217,12 +217,15 @@ def run_example(
     seed: int | None = None,
     lint: bool = True,
     checks: bool = True,
+    torch_version: str | None = None,
 ) -> dict[str, Any]:
     """Lint, run and check one example; raise ``ExampleFailure`` naming file and line,
-    or ``Skipped`` with the reason it does not run here."""
+    or ``Skipped`` with the reason it does not run here. ``torch_version``: the release
+    its ``# requires: torch...`` marker is compared with (default: the one running; a
+    self-test fakes another)."""
     __tracebackhide__ = True
     shown = display_path(example)
-    if reason := skip_reason(example, device):
+    if reason := skip_reason(example, device, torch_version=torch_version):
         raise Skipped(reason)
 
     if problems := output_placement(example):

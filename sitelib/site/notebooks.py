@@ -63,6 +63,7 @@ from sitelib.site.snippets import (
     requires_torch,
     without_output,
 )
+from sitelib.site.torch_range import pinned
 
 NOTEBOOKS = ROOT / "docs" / "notebooks"
 METADATA = "training_step_docs"  # the notebook's own metadata: the site it links to
@@ -121,12 +122,17 @@ def _first_sentence(paragraph: str) -> str:
 
 def notebook_snippets(chapter: Chapter) -> list[str]:
     """The snippets a chapter's notebook runs: its includes in page order, each once,
-    without those marked `# requires: cuda` (notebooks are executed on the CPU)."""
+    without those marked `# requires: cuda` (notebooks are executed on the CPU) and
+    those whose `# requires: torch...` range leaves out the pinned release, with which
+    the notebooks are executed (the twin for another range, whose output differs)."""
     seen: list[str] = []
+    pin = pinned()
     for page in chapter.pages:
         for include in includes_in(ROOT / "docs" / page):
             source = (ROOT / "snippets" / include.path).read_text("utf-8")
-            if include.path not in seen and not requires_cuda(source):
+            wanted = requires_torch(source)
+            runs = not requires_cuda(source) and (wanted is None or wanted.admits(pin))
+            if include.path not in seen and runs:
                 seen.append(include.path)
     return seen
 
@@ -328,9 +334,9 @@ def snippet_cells(snippet: str, solution: bool = False) -> list[nbformat.Noteboo
     command = launch_command(source)
     if is_script(raw):  # a program with a command line: saved, then run
         return script_cells(snippet, source)
-    release = requires_torch(source)
+    wanted = requires_torch(source)
     new_markdown = nbformat.v4.new_markdown_cell
-    note = [new_markdown(f"The next cell {needs_torch(release)}.")] if release else []
+    note = [new_markdown(f"The next cell {needs_torch(wanted)}.")] if wanted else []
     if command is None:  # its output cell shows what it prints: no #> lines above it
         code = without_output(source).rstrip("\n")
         metadata = {"snippet": snippet}

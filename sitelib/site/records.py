@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitelib.site.snippets import NEEDS_TORCH, needs_torch
+from sitelib.site.snippets import NEEDS_TORCH, TorchRange, needs_torch
 from sitelib.site.torch_range import release_key
 
 SCHEMA = 1
@@ -155,7 +155,8 @@ class Verified:
     failed: int  # examples that failed
     skipped: tuple[str, ...]  # the reasons of those skipped
     supported: bool  # the release is within the site's supported range
-    too_old: int = 0  # examples skipped because they need a newer torch: not passed
+    too_old: int = 0  # examples skipped for their torch range (newer, or older): not passed
+    wanted: tuple[str, ...] = ()  # what those skips said they need ("needs torch 2.13 or newer")
 
 
 def latest(
@@ -181,9 +182,26 @@ def latest(
                 too_old=sum(
                     r.outcome == "skipped" and bool(NEEDS_TORCH.search(r.reason)) for r in results
                 ),
+                wanted=tuple(
+                    sorted({m.group(0) for r in results if (m := NEEDS_TORCH.search(r.reason))})
+                ),
             )
         )
     return sorted(found, key=lambda v: (v.device != "cpu", v.device, release_key(v.release)))
+
+
+def _other_torch(wanted: tuple[str, ...]) -> str:
+    """What the examples a release skipped for their range need: a newer torch, an
+    older one (an example whose output changed with a newer release), or both."""
+    newer = any("or newer" in w for w in wanted)
+    older = any("older than" in w for w in wanted)
+    return (
+        "another torch release"
+        if newer == older
+        else "a newer torch"
+        if newer
+        else "an older torch"
+    )
 
 
 DEVICES = {"cpu": "CPU", "cuda": "CUDA"}
@@ -215,7 +233,7 @@ def summary(verified: list[Verified]) -> list[dict]:
             some = (
                 "1 example, which needs" if v.too_old == 1 else f"{v.too_old} examples, which need"
             )
-            parts.append(f"torch {v.release} but for {some} a newer torch ({v.date})")
+            parts.append(f"torch {v.release} but for {some} {_other_torch(v.wanted)} ({v.date})")
         outside = [v for v in runs if not v.supported]
         for v in outside:
             state = f"{v.failed} failed" if v.failed else "passed"
@@ -231,30 +249,34 @@ def block_notes(
     requires_cuda: bool,
     oldest: str,
     newest: str,
-    requires_torch: str | None = None,
+    requires_torch: TorchRange | None = None,
 ) -> list[str]:
     """What a reader should know next to one example: where its latest runs skipped
     or failed it; for an example that needs CUDA, that it has not run on CUDA; for one
-    that needs a newer torch (``requires_torch``: ``2.13``), that it does, and per
-    device the releases it ran on and those it was skipped on for it."""
+    that runs only on some torch releases (``requires_torch``: 2.13 or newer, older
+    than 2.15), that it does, and per device the releases it ran on and those it was
+    skipped on for it."""
     notes = [f"{needs_torch(requires_torch).capitalize()}."] if requires_torch else []
     ran: dict[str, list[str]] = {}
-    too_old: dict[str, list[str]] = {}
+    outside: dict[tuple[str, str], list[str]] = {}  # (device, older|newer) -> releases
     for v in latest(records, [digest], oldest, newest):
         where = f"{DEVICES.get(v.device, v.device)}, torch {v.release}, {v.date}"
         if v.failed:
             notes.append(f"Failed on {where}.")
         elif v.too_old:
-            too_old.setdefault(v.device, []).append(v.release)
+            side = "older" if requires_torch and requires_torch.newer_than(v.release) else "newer"
+            outside.setdefault((v.device, side), []).append(v.release)
         elif requires_torch and not v.skipped:
             ran.setdefault(v.device, []).append(v.release)
         elif v.skipped and not (requires_cuda and v.device == "cpu"):
             why = "; ".join(WHERE.sub("", reason) for reason in v.skipped)
             notes.append(f"Not run on {where}: {why.rstrip('.')}.")
-    for device in sorted(ran.keys() | too_old.keys(), key=lambda d: d != "cpu"):
+    devices = ran.keys() | {device for device, _ in outside}
+    for device in sorted(devices, key=lambda d: d != "cpu"):
         parts = [f"ran on torch {', '.join(ran[device])}"] if device in ran else []
-        if device in too_old:
-            parts.append(f"skipped on torch {', '.join(too_old[device])}, which is older")
+        for side in ("older", "newer"):
+            if releases := outside.get((device, side)):
+                parts.append(f"skipped on torch {', '.join(releases)}, which is {side}")
         notes.append(f"{DEVICES.get(device, device)}: {'; '.join(parts)}.")
     cuda = [v for v in latest(records, [digest], oldest, newest) if v.device == "cuda"]
     if requires_cuda and not any(not v.failed and not v.skipped for v in cuda):

@@ -7,6 +7,7 @@ Marker comments (docs/authors.md, "Markers")::
 
     # requires: cuda                    (skipped on CPU, reason shown)
     # requires: torch>=2.13             (skipped on an older torch, reason shown)
+    # requires: torch<2.15              (skipped on 2.15 and newer: output per range)
     # expect-no-grad: model.fc.*        (these parameters get no gradient, on purpose)
     # expect-nonfinite-grad: model.*    (their gradients are NaN or inf, on purpose)
     # stays-on-cpu: history             (these globals stay on the CPU, on purpose)
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from sitelib.site.layout import ROOT, snippet_files
@@ -34,6 +36,9 @@ DEVICE_IDIOM = (
     "accelerator = torch.accelerator.current_accelerator(check_available=True)\n"
     'device = accelerator or torch.device("cpu")'
 )
+# How a multi-process example ends (docs/distributed/index.md, "Shutting down"): every
+# rank waits at a barrier whose handle it keeps, then leaves the process group.
+SHUTDOWN_IDIOM = "done = dist.barrier(async_op=True)\ndone.wait()\ndist.destroy_process_group()"
 # A code-annotation marker, `# (1)!`: Material draws it as a button and drops it from
 # what the copy button copies.
 ANNOTATION = re.compile(r"[ \t]*# \((?P<number>\d+)\)!$", re.M)
@@ -59,31 +64,60 @@ def requires_cuda(source: str) -> bool:
     return "cuda" in markers(source).get("requires", [])
 
 
-# `# requires: torch>=2.13`: the oldest torch release an example runs on (a release
-# of two or three numbers). The one form: no other operator, no upper bound.
-TORCH_REQUIREMENT = re.compile(r"torch>=(?P<release>\d+\.\d+(?:\.\d+)?)")
+# `# requires: torch>=2.13`: the oldest torch release an example runs on, and
+# `# requires: torch<2.15`: the first one it no longer runs on (a release of two or three
+# numbers). An example whose output changed with a release is two files, one per range,
+# each with its own #> lines: `torch<2.15` in one, `torch>=2.15` in the other.
+TORCH_REQUIREMENT = re.compile(r"torch(?P<op>>=|<)(?P<release>\d+\.\d+(?:\.\d+)?)")
 # What a skip for that reason says, and how a verification record's reason is read back.
-NEEDS_TORCH = re.compile(r"needs torch (?P<release>\d+\.\d+(?:\.\d+)?) or newer")
+NEEDS_TORCH = re.compile(r"needs torch (?:older than )?\d+\.\d+(?:\.\d+)?(?: or newer)?")
 
 
-def needs_torch(release: str) -> str:
+@dataclass(frozen=True)
+class TorchRange:
+    """The torch releases an example runs on: ``oldest`` and newer (None: any), older
+    than ``before`` (None: any)."""
+
+    oldest: str | None = None
+    before: str | None = None
+
+    def admits(self, version: str) -> bool:
+        """Whether torch ``version`` (``torch.__version__``, ``2.13.0+cpu``) is in the range,
+        compared as versions: 2.10 is newer than 2.9."""
+        from packaging.version import Version
+
+        v = Version(Version(version).base_version)
+        return (self.oldest is None or v >= Version(self.oldest)) and (
+            self.before is None or v < Version(self.before)
+        )
+
+    def newer_than(self, version: str) -> bool:
+        """Whether every release in the range is newer than ``version``."""
+        return self.oldest is not None and not TorchRange(self.oldest).admits(version)
+
+
+def needs_torch(wanted: TorchRange) -> str:
     """How the site says it, on the page and in a skip's reason."""
-    return f"needs torch {release} or newer"
+    parts = [f"{wanted.oldest} or newer"] if wanted.oldest else []
+    parts += [f"older than {wanted.before}"] if wanted.before else []
+    return "needs torch " + " and ".join(parts)
 
 
 def valid_requirement(value: str) -> bool:
-    """A value ``# requires:`` knows: ``cuda`` or ``torch>=X.Y[.Z]``."""
+    """A value ``# requires:`` knows: ``cuda``, ``torch>=X.Y[.Z]`` or ``torch<X.Y[.Z]``."""
     return value == "cuda" or TORCH_REQUIREMENT.fullmatch(value) is not None
 
 
-def required_torch(values: list[str]) -> str | None:
-    """The release a ``requires`` marker's values ask for (``2.13``), or None."""
-    found = [m.group("release") for v in values if (m := TORCH_REQUIREMENT.fullmatch(v))]
-    return found[0] if found else None
+def required_torch(values: list[str]) -> TorchRange | None:
+    """The releases a ``requires`` marker's values ask for, or None (any release)."""
+    found = {
+        m.group("op"): m.group("release") for v in values if (m := TORCH_REQUIREMENT.fullmatch(v))
+    }
+    return TorchRange(found.get(">="), found.get("<")) if found else None
 
 
-def requires_torch(source: str) -> str | None:
-    """The release a snippet's ``# requires: torch>=X.Y`` asks for, or None."""
+def requires_torch(source: str) -> TorchRange | None:
+    """The releases a snippet's ``# requires: torch>=X.Y`` / ``torch<X.Y`` ask for, or None."""
     return required_torch(markers(source).get("requires", []))
 
 
@@ -100,7 +134,8 @@ def requirement_problems(source: str, shown: str, offset: int = 0) -> list[str]:
             if not valid_requirement(value):
                 problems.append(
                     f"{shown}:{offset + number}: '# requires: {value}' is not a requirement "
-                    "the checks know: 'cuda', or 'torch>=X.Y' (the oldest release it runs on)"
+                    "the checks know: 'cuda', 'torch>=X.Y' (the oldest release it runs on) "
+                    "or 'torch<X.Y' (the first release it no longer runs on)"
                 )
     return problems
 
@@ -201,6 +236,30 @@ def device_idiom_problems(root: Path = ROOT) -> list[str]:
             problems.append(
                 f"{path.relative_to(root).as_posix()}:{where}: does not pick its device with "
                 f"the site's idiom, these two lines:\n{DEVICE_IDIOM}"
+            )
+    return problems
+
+
+def shutdown_idiom_problems(root: Path = ROOT) -> list[str]:
+    """Every multi-process snippet (a ``# launch:`` marker) ends with the site's
+    shutdown, SHUTDOWN_IDIOM's three lines one after the other: a bare
+    ``dist.destroy_process_group()`` can let a rank crash at exit, after its output."""
+    idiom = SHUTDOWN_IDIOM.splitlines()
+    problems = []
+    for path in snippet_files(root):
+        source = path.read_text("utf-8")
+        if launch_command(source) is None:
+            continue
+        lines = without_annotations(source).splitlines()
+        runs = zip(lines, lines[1:], lines[2:], strict=False)
+        if not any(list(run) == idiom for run in runs):
+            where = next(
+                (i for i, line in enumerate(lines, 1) if "destroy_process_group" in line),
+                len(lines),
+            )
+            problems.append(
+                f"{path.relative_to(root).as_posix()}:{where}: does not end with the "
+                f"site's shutdown, these three lines:\n{SHUTDOWN_IDIOM}"
             )
     return problems
 

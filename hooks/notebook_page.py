@@ -67,6 +67,9 @@ def on_page_content(content, page, config, files):
     if not page.file.src_uri.startswith("notebooks/"):
         return content
     page.meta["search"] = {"exclude": True}
+    # No edit or view button: the notebook is generated from the chapter's snippets,
+    # which the page's links name (partials/notebook-links.html).
+    page.edit_url = None
     page.meta["notebook_links"] = dict(
         notebook_links(page.file, page, config),
         page=None,

@@ -19,8 +19,10 @@ from sitelib.site.layout import (
     ROOT,
     bookkeeping,
     chapters,
+    file_url,
     html_text,
     load_config,
+    page_files,
     page_url,
     snippet_files,
 )
@@ -661,3 +663,73 @@ def test_old_link_check_catches_a_lost_anchor(tmp_path: Path) -> None:
         f"{fixture}:8: /gone/#lost arrives nowhere: no heading with that id on /gone/, and no "
         "entry for it in that page's moved-anchors map",
     ]
+
+
+# -- edit and view buttons ----------------------------------------------------------
+EDIT_LINK = re.compile(
+    r'<a href="([^"]+)" title="[^"]*" class="md-content__button md-icon" rel="edit">'
+)
+VIEW_LINK = re.compile(
+    r'<a href="([^"]+)" title="View source of this page" class="md-content__button'
+)
+
+
+def edit_link_problems(site: Path, repo_url: str, edit_uri: str, root: Path = ROOT) -> list[str]:
+    """Each built page whose edit or view button does not open its own Markdown file on
+    the building repository (``repo_url`` + ``edit_uri``; the view button the raw
+    file), and each notebook page that has one (generated: edit the snippets)."""
+    problems = []
+    for page in page_files(root):
+        source = page.relative_to(root / "docs").as_posix()
+        html = (site / file_url(page, root) / "index.html").read_text("utf-8")
+        edit = f"{repo_url.rstrip('/')}/{edit_uri}{source}"
+        found = EDIT_LINK.findall(html)
+        if found != [edit]:
+            problems.append(f"{source}: edit button {found or 'missing'}, expected {edit}")
+        view = edit.replace("/edit/", "/raw/", 1)
+        if VIEW_LINK.findall(html) != [view]:
+            problems.append(f"{source}: view button {VIEW_LINK.findall(html) or 'missing'}")
+    for notebook in sorted((site / "notebooks").glob("*/index.html")):
+        if 'rel="edit"' in notebook.read_text("utf-8"):
+            problems.append(f"{notebook.relative_to(site).as_posix()}: an edit button")
+    return problems
+
+
+def test_every_page_has_edit_and_view_buttons_for_its_source(built_site, built_config) -> None:
+    _, site = built_site
+    problems = edit_link_problems(site, built_config["repo_url"], built_config["edit_uri"])
+    assert not problems, "\n".join(problems)
+
+
+def test_edit_button_check_catches_a_wrong_a_missing_and_a_notebooks_link(
+    tmp_path: Path,
+) -> None:
+    """A fake project of three pages: one with the right buttons, one whose edit button
+    names another repository, one with none; and a notebook page with a button."""
+    repo, uri = "https://github.com/owner/site", "edit/main/docs/"
+    root, site = tmp_path / "root", tmp_path / "site"
+    buttons = (
+        '<a href="{0}" title="Edit this page" class="md-content__button md-icon" rel="edit">'
+        '<a href="{1}" title="View source of this page" class="md-content__button md-icon">'
+    )
+    pages = {
+        "right.md": buttons.format(f"{repo}/{uri}right.md", f"{repo}/raw/main/docs/right.md"),
+        "wrong.md": buttons.format(f"https://github.com/x/y/{uri}wrong.md", "-"),
+        "none.md": "<p>no buttons</p>",
+        "notebooks/n.ipynb": buttons.format("e", "v"),
+    }
+    for name, body in pages.items():
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / name).write_text("# x\n", "utf-8")
+        built = site / page_url(name) / "index.html"
+        built.parent.mkdir(parents=True, exist_ok=True)
+        built.write_text(body, "utf-8")
+    problems = edit_link_problems(site, repo, uri, root)
+    assert [p.split(":")[0] for p in problems] == [
+        "none.md",
+        "none.md",
+        "wrong.md",
+        "wrong.md",
+        "notebooks/n/index.html",
+    ], problems
+    assert "expected https://github.com/owner/site/edit/main/docs/wrong.md" in problems[2]

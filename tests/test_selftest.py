@@ -595,6 +595,38 @@ def test_multi_process_snippet_without_the_shutdown_is_reported() -> None:
     ]
 
 
+# -- what an example may not leave behind (sitelib/check/tidy.py) ----------------------
+def test_a_warning_the_example_does_not_catch_fails_at_its_line(eval_example: EvalExample) -> None:
+    """torch warns from inside its own code (a UserWarning a reader's terminal shows):
+    the failure names the example's line that was running. The same warning caught
+    and printed (catches_future_warning.py does it for another) passes."""
+    fails(
+        "examples/warns_inside_torch.py",
+        eval_example,
+        r"warns_inside_torch.py:7: warned UserWarning: To copy construct from a tensor",
+    )
+
+
+def test_pyplot_figures_and_settings_do_not_leak(eval_example: EvalExample) -> None:
+    """A figure left open fails; an rc setting changed fails; after either, and after an
+    example that shows its figure, no figure is left open and the settings are back."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    width = matplotlib.rcParams["lines.linewidth"]
+    fails("examples/leaves_figure_open.py", eval_example, r"leaves 1 pyplot figure\(s\) open")
+    assert plt.get_fignums() == []
+    fails(
+        "examples/changes_rc_params.py",
+        eval_example,
+        r"changes matplotlib's rcParams \(lines.linewidth\)",
+    )
+    assert matplotlib.rcParams["lines.linewidth"] == width
+    assert plt.get_fignums() == [], "plt.show() closed what it would have shown"
+    assert plt.gca().get_yscale() == "linear", "the next example draws on fresh axes"
+    plt.close("all")
+
+
 # -- as on an accelerator (sitelib/check/device_sim.py) --------------------------------
 @pytest.mark.parametrize(
     ("fixture", "line", "drawn"),

@@ -17,7 +17,9 @@
 5. after a successful ``backward()``, every trainable parameter of every module
    it left in its globals has a finite gradient of the right shape and device
    (:mod:`sitelib.check.leftovers`);
-6. every tensor and module it left in its globals is on the device under test;
+6. every tensor and module it left in its globals is on the device under test; it
+   warns nothing a reader would see that it does not catch, and leaves no pyplot
+   figure open and matplotlib's settings as they were (:mod:`sitelib.check.tidy`);
 7. on the CPU, it prints the same when its device behaves like a separate
    accelerator (:mod:`sitelib.check.device_sim`): what it prints does not depend on
    random numbers drawn on the device, which a GPU draws from its own generator.
@@ -56,6 +58,7 @@ from sitelib.check.leftovers import check_devices, check_grads
 from sitelib.check.outcomes import ExampleFailure, Skipped, skip_reason
 from sitelib.check.output import compare_output, normalise_device
 from sitelib.check.shapes import ShapeChecker, ShapeCommentError, ShapeMismatch
+from sitelib.check.tidy import tidy
 from sitelib.site.torch_state import torch_state_restored
 
 # Warnings an example must not cause unless it catches them itself (pytorch/tutorials'
@@ -149,7 +152,14 @@ def check_run(
     torch.manual_seed(int.from_bytes(os.urandom(4)) if seed is None else seed)
     try:
         counter = _CountBackward(compiles="compile" in example.source)
-        with example_context(), checker, counter as backward, adapter.print_capture():
+        plots = "matplotlib" in example.source
+        with (
+            tidy(shown, run_file, example.path, example.start_line, plots) as untidy,
+            example_context(),
+            checker,
+            counter as backward,
+            adapter.print_capture(),
+        ):
             updated, module_globals = run()
             compiled = compiled_something()
     except ShapeMismatch as exc:
@@ -162,7 +172,7 @@ def check_run(
             f"{type(exc).__name__}: {exc}"
         ) from None  # the message names file and line; its traceback is the example's
 
-    problems = checker.errors + checker.unchecked()
+    problems = checker.errors + checker.unchecked() + untidy
     if backward.calls:
         problems += [f"{shown}: {p}" for p in check_grads(module_globals, marks)]
     problems += [

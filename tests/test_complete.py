@@ -120,7 +120,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("combo", ALL if full else FAST, ids=str)
     if "hang_timeout" in metafunc.fixturenames:
         # The hang holds two of the server's processes until its timeout: the full
-        # matrix only (make test-complete), not make test.
+        # matrix only (make test-complete); elsewhere its empty parametrization is
+        # deselected (tests/conftest.py), not counted as a skip.
         metafunc.parametrize("hang_timeout", [30] if full else [], ids=lambda t: f"{t}s")
 
 

@@ -733,3 +733,24 @@ def test_edit_button_check_catches_a_wrong_a_missing_and_a_notebooks_link(
         "notebooks/n/index.html",
     ], problems
     assert "expected https://github.com/owner/site/edit/main/docs/wrong.md" in problems[2]
+
+
+def test_an_empty_parametrization_is_deselected_not_skipped(request: pytest.FixtureRequest):
+    """pytest marks the one item of a parametrization with no values as skipped; the
+    suite deselects it instead (tests/conftest.py): a skip would count a test that
+    never runs here. Self-test on two items, one of them such a skip."""
+    conftest = request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
+    empty = pytest.mark.skip(reason="got empty parameter set for (x)").mark
+    other = pytest.mark.skip(reason="needs CUDA").mark
+
+    class Item:
+        def __init__(self, mark):
+            self.mark = mark
+
+        def iter_markers(self, name):
+            return [self.mark] if name == self.mark.name else []
+
+    items = [Item(empty), Item(other)]
+    assert conftest.empty_parametrizations(items) == [items[0]]
+    left = conftest.empty_parametrizations(request.session.items)
+    assert not left, [i.nodeid for i in left]

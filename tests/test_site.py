@@ -341,6 +341,58 @@ def test_layering_check_catches_an_import_of_tests(tmp_path: Path) -> None:
     ]
 
 
+def import_circles(root: Path = ROOT) -> list[str]:
+    """Each circle of imports between sitelib's modules, at the top of a module or
+    inside a function alike (an import inside a function that closes a circle hides it,
+    not removes it), as ``a -> b -> a``. A module's package counts as imported with it."""
+    graph: dict[str, set[str]] = {}
+    for name, tree in code_files(root, ("sitelib",)):
+        module = name.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        targets = graph.setdefault(module, set())
+        for node in ast.walk(tree):
+            names = imported(node)
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the module's package
+                    package = module if name.endswith("__init__.py") else module.rsplit(".", 1)[0]
+                    package = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{package}.{base}" if base else package
+                names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            targets.update(n for n in names if n.startswith("sitelib.") and n != module)
+    for module, targets in graph.items():  # only sitelib's own modules, packages included
+        graph[module] = {t for t in targets if t in graph}
+    circles, seen = [], set()
+
+    def walk(path: list[str]) -> None:
+        for nxt in sorted(graph.get(path[-1], ())):
+            if nxt == path[0]:
+                key = frozenset(path)
+                if key not in seen:
+                    seen.add(key)
+                    circles.append(" -> ".join([*path, nxt]))
+            elif nxt not in path and nxt > path[0]:
+                walk([*path, nxt])
+
+    for start in sorted(graph):
+        walk([start])
+    return circles
+
+
+def test_the_library_has_no_import_circle() -> None:
+    circles = import_circles()
+    assert not circles, "\n".join(circles)
+
+
+def test_import_circle_check_catches_one_hidden_in_a_function(tmp_path: Path) -> None:
+    (tmp_path / "sitelib" / "check").mkdir(parents=True)
+    (tmp_path / "sitelib" / "check" / "a.py").write_text("from sitelib.check import b\n")
+    (tmp_path / "sitelib" / "check" / "b.py").write_text(
+        "def late():\n    from sitelib.check.a import x\n"
+    )
+    (tmp_path / "sitelib" / "check" / "c.py").write_text("import sitelib.check.a\n")
+    assert import_circles(tmp_path) == ["sitelib.check.a -> sitelib.check.b -> sitelib.check.a"]
+
+
 def framework_imports(root: Path = ROOT) -> list[str]:
     """Where code outside tests/ imports pytest, or the build (the site half and the
     hooks) imports the check half or pytest-examples (CONTRIBUTING.md, "The library in two halves")."""

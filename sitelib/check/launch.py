@@ -36,8 +36,8 @@ from sitelib.check import adapter
 from sitelib.check.examples import display_path, launch_command, output_placement
 from sitelib.check.outcomes import ExampleFailure, Skipped, skip_reason
 from sitelib.check.processes import Child, ProcessServer, Request
+from sitelib.site.snippets import launch_ranks
 
-LAUNCH = re.compile(r"^torchrun\s+--nproc[-_]per[-_]node[ =](?P<n>\d+)$")
 # What torch itself writes to a rank's stdout, and the page says: torch 2.10's gloo logs
 # "[Gloo] Rank 0 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1"
 # (from C++, so under torchrun its newline can land after another rank's output).
@@ -60,12 +60,11 @@ class LaunchError(AssertionError):
 
 
 def ranks(command: str) -> int:
-    m = LAUNCH.match(command)
-    if not m:
-        raise LaunchError(
-            f"unsupported launch command {command!r}: write 'torchrun --nproc-per-node N'"
-        )
-    return int(m.group("n"))
+    """How many processes ``command`` starts (:func:`sitelib.site.snippets.launch_ranks`)."""
+    try:
+        return launch_ranks(command)
+    except ValueError as err:
+        raise LaunchError(str(err)) from None
 
 
 def free_port() -> int:

@@ -19,7 +19,7 @@ from sitelib.check.examples import (
     requires_cuda,
     requires_torch,
 )
-from sitelib.site.snippets import needs_torch
+from sitelib.site.snippets import launch_ranks, needs_torch
 
 
 class ExampleFailure(AssertionError):
@@ -56,8 +56,10 @@ def skip_reason(
             return f"{shown}: {needs_torch(wanted)} (this is torch {torch_version})"
     command = launch_command(example)
     if command and device == "cuda" and gpus is not None:
-        from sitelib.check.launch import ranks
-
-        if gpus < (n := ranks(command)):
+        try:
+            n = launch_ranks(command)
+        except ValueError as err:
+            raise ExampleFailure(f"{shown}: {err}") from None
+        if gpus < n:
             return f"{shown}: needs {n} GPUs, this machine has {gpus}"
     return None

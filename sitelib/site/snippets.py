@@ -146,6 +146,20 @@ def launch_command(source: str) -> str | None:
     return values[0] if values else None
 
 
+# The one launch command the site's examples use.
+LAUNCH = re.compile(r"^torchrun\s+--nproc[-_]per[-_]node[ =](?P<n>\d+)$")
+
+
+def launch_ranks(command: str) -> int:
+    """How many processes a ``# launch:`` command starts; ValueError for another form."""
+    m = LAUNCH.match(command)
+    if not m:
+        raise ValueError(
+            f"unsupported launch command {command!r}: write 'torchrun --nproc-per-node N'"
+        )
+    return int(m.group("n"))
+
+
 def is_script(source: str) -> bool:
     """A program with a command line (``# script: ...``): not run as an example but by
     the ``console`` commands its page shows (sitelib.check.complete), and shown in

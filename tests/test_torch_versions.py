@@ -48,10 +48,18 @@ def test_range_check_catches_each_disagreement(tmp_path: Path) -> None:
     shutil.copy(ROOT / "docs" / "index.md", home)
     workflow = root / WORKFLOW
     data = yaml.safe_load(workflow.read_text("utf-8"))
+    full = data["jobs"]["test-torch"]["strategy"]["matrix"]["torch"]
     data["jobs"]["test-torch"]["strategy"]["matrix"]["torch"] = ["2.13.0", "latest"]
     workflow.write_text(yaml.safe_dump(data))
-    assert range_problems(root) == [
+    assert range_problems(root)[0] == (
         f"{WORKFLOW}: the torch matrix ['2.13.0', 'latest'] lacks {oldest}"
+    )
+    without_212 = [v for v in full if not str(v).startswith("2.12.")]
+    data["jobs"]["test-torch"]["strategy"]["matrix"]["torch"] = without_212
+    workflow.write_text(yaml.safe_dump(data))
+    assert range_problems(root) == [
+        f"{WORKFLOW}: the torch matrix {without_212} has no 2.12 release "
+        "(every minor release of the range runs)"
     ]
 
 

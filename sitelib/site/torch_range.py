@@ -88,4 +88,13 @@ def range_problems(root: Path = ROOT) -> list[str]:
     for wanted in (oldest, pin, "latest"):
         if wanted not in [str(v) for v in matrix]:
             problems.append(f"{WORKFLOW}: the torch matrix {matrix} lacks {wanted}")
+    # Every minor release between: the newest is `latest`'s.
+    (major, first), last = release_key(oldest)[:2], release_key(newest)[1]
+    minors = {release_key(str(v))[:2] for v in matrix if str(v) != "latest"}
+    for minor in range(first + 1, last):
+        if (major, minor) not in minors:
+            problems.append(
+                f"{WORKFLOW}: the torch matrix {matrix} has no {major}.{minor} release "
+                "(every minor release of the range runs)"
+            )
     return problems

@@ -44,3 +44,9 @@ print(len(losses), losses[-1] < losses[0])
 #> 4 True
 print(model.weight.grad is not None)  # set by the closure, inside step()
 #> True
+
+# SGD, like most optimizers, calls the closure once, before its update:
+losses.clear()
+torch.optim.SGD(model.parameters(), lr=0.1).step(closure)
+print(len(losses))
+#> 1

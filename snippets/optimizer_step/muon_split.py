@@ -45,6 +45,10 @@ for opt in optimizers:
 owned = {id(p) for opt in optimizers for p in opt.param_groups[0]["params"]}
 print(owned == {id(p) for p in model.parameters()})  # each one, once
 #> True
+# Muon's docstring example splits by shape alone: it would give Muon these.
+by_shape = [name for name, p in model.named_parameters() if p.ndim == 2]
+print(by_shape)
+#> ['embed.weight', 'fc1.weight', 'fc2.weight', 'head.weight']
 
 losses = []
 for step in range(steps):
@@ -52,7 +56,7 @@ for step in range(steps):
         opt.zero_grad()
     loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten())
     loss.backward()
-    for opt in optimizers:  # both step, on every batch
+    for opt in optimizers:  # step both, then both schedulers
         opt.step()
     for scheduler in schedulers:
         scheduler.step()

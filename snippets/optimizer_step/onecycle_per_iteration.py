@@ -25,7 +25,7 @@ for _epoch in range(epochs):
         used_lr.append(round(group["lr"], 3))
         used_momentum.append(round(group["momentum"], 3))
         optimizer.step()
-        scheduler.step()  # once per batch: OneCycleLR counts iterations
+        scheduler.step()  # once per optimizer step, which OneCycleLR counts
 
 # Warm up to max_lr, then anneal, over epochs * steps_per_epoch updates:
 print(used_lr)

@@ -22,7 +22,7 @@ def lr_at(step):
     """The closed form, as nanoGPT's get_lr() writes it."""
     if step < warmup:
         return peak * (step + 1) / (warmup + 1)
-    progress = (step - warmup) / (decay_end - warmup)  # 0 to 1
+    progress = min(1.0, (step - warmup) / (decay_end - warmup))  # 0 to 1
     return floor + 0.5 * (peak - floor) * (1 + math.cos(math.pi * progress))
 
 
@@ -60,3 +60,13 @@ for step in range(decay_end + 1):
         scheduler.step()
 print("both follow the closed form (rel. 1e-9):", agree)
 #> both follow the closed form (rel. 1e-9): True
+
+# Past decay_end, lr_at holds the floor, as get_lr() does; the cosine
+# scheduler climbs back, to the peak 2 * T_max steps after the warmup.
+while by_seq.last_epoch < warmup + 2 * cosine_steps:
+    for opt, scheduler in ((opt_lambda, by_lambda), (opt_seq, by_seq)):
+        opt.step()
+        scheduler.step()
+lrs = [opt.param_groups[0]["lr"] for opt in (opt_lambda, opt_seq)]
+print(f"step {by_seq.last_epoch}: {lrs[0]:.6f} | {lrs[1]:.6f}")
+#> step 17: 0.001000 | 0.010000

@@ -28,7 +28,17 @@ optimizers = {
     "SGD momentum": partial(torch.optim.SGD, lr=0.1, momentum=0.9),
     "SGD weight_decay": partial(torch.optim.SGD, lr=0.1, weight_decay=0.01),
     "AdamW": partial(torch.optim.AdamW, lr=0.1),
+    "LBFGS": partial(torch.optim.LBFGS, lr=0.1),
 }
+
+
+# step(closure) runs this: LBFGS needs it, the others call it once.
+def closure(use_b, set_to_none):  # for the model and optimizer below
+    optimizer.zero_grad(set_to_none=set_to_none)
+    loss = loss_fn(model(x, use_b), y)
+    loss.backward()
+    return loss
+
 
 for name, make_optimizer in optimizers.items():
     for set_to_none in (True, False):
@@ -36,10 +46,8 @@ for name, make_optimizer in optimizers.items():
         model.load_state_dict(initial)
         optimizer = make_optimizer(model.parameters())
         for use_b in (True, False):  # step 1 uses branch b, step 2 does not
-            optimizer.zero_grad(set_to_none=set_to_none)
-            loss_fn(model(x, use_b), y).backward()
             b_before = model.b.weight.detach().clone()  # b_before: [1, 4]
-            optimizer.step()
+            optimizer.step(partial(closure, use_b, set_to_none))
         grad = "None" if model.b.weight.grad is None else "zeros"
         moved = not torch.equal(model.b.weight, b_before)
         print(f"{name:16}  b.grad={grad:5}  b moved in step 2: {moved}")
@@ -51,3 +59,5 @@ for name, make_optimizer in optimizers.items():
         #> SGD weight_decay  b.grad=zeros  b moved in step 2: True
         #> AdamW             b.grad=None   b moved in step 2: False
         #> AdamW             b.grad=zeros  b moved in step 2: True
+        #> LBFGS             b.grad=None   b moved in step 2: True
+        #> LBFGS             b.grad=zeros  b moved in step 2: True

@@ -806,3 +806,48 @@ def test_an_empty_parametrization_is_deselected_not_skipped(request: pytest.Fixt
     assert conftest.empty_parametrizations(items) == [items[0]]
     left = conftest.empty_parametrizations(request.session.items)
     assert not left, [i.nodeid for i in left]
+
+
+# -- releases named in prose (sitelib/site/releases.py) ------------------------------
+def test_every_release_named_in_prose_is_backed() -> None:
+    from sitelib.site.releases import release_problems
+
+    problems = [
+        p
+        for page in page_files()
+        for p in release_problems(
+            page.read_text("utf-8"), page.relative_to(ROOT).as_posix(), ROOT / "snippets"
+        )
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_release_check_catches_a_release_named_with_nothing_beside_it(tmp_path: Path) -> None:
+    """ "new in 2.14" alone fails, naming its line; with a reasoned marker, or beside an
+    example marked for its releases, it passes; a marker without a reason fails; a
+    quantity such as "2.5 times" or "a mean of 2.71" is not a release."""
+    from sitelib.site.releases import release_problems
+
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "tied.py").write_text("# requires: torch>=2.14\nprint(1)\n")
+    (tmp_path / "c" / "plain.py").write_text("print(1)\n")
+    page = "# Page\n\nSome text.\n\nThe option is new in 2.14.\n"
+    assert release_problems(page, "docs/p.md", tmp_path) == [
+        "docs/p.md:5: names torch 2.14 in prose, and no example of its section is marked "
+        "'# requires: torch>=X.Y' or 'torch<X.Y': show it by one, or say why none is "
+        "needed with <!-- release: why --> in the paragraph"
+    ]
+    marked = page.replace("2.14.", "2.14.\n<!-- release: read in 2.14's source, not run -->")
+    assert release_problems(marked, "docs/p.md", tmp_path) == []
+    bare = page.replace("2.14.", "2.14. <!-- release: -->")
+    assert release_problems(bare, "docs/p.md", tmp_path) == [
+        "docs/p.md:5: '<!-- release: -->' gives no reason"
+    ]
+    fence = '```python title="tied.py"\n--8<-- "c/tied.py"\n```\n'
+    assert release_problems(page + "\n" + fence, "docs/p.md", tmp_path) == []
+    other = "# Page\n\nNew in torch 2.14.\n\n## Next\n\n" + fence
+    assert release_problems(other, "docs/p.md", tmp_path) != [], "another section's example"
+    plain = page + "\n" + fence.replace("tied", "plain")
+    assert release_problems(plain, "docs/p.md", tmp_path) != [], "an example not tied"
+    quantities = "# P\n\nIt runs 2.5 times faster, and both ranks hold the mean, 2.71.\n"
+    assert release_problems(quantities, "docs/p.md", tmp_path) == []

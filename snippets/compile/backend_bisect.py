@@ -17,7 +17,10 @@ def seeded(fn):
     return fn(x)
 
 
-def bisect(backends=("eager", "aot_eager", "inductor")):
+BACKENDS = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
+
+
+def bisect(backends=BACKENDS):
     """The first backend that raises or differs from eager, or None."""
     expected = seeded(model)
     for backend in backends:  # (1)!
@@ -32,7 +35,7 @@ def bisect(backends=("eager", "aot_eager", "inductor")):
 
 
 print(bisect())
-#> inductor differs from eager
+#> aot_eager_decomp_partition differs from eager
 with torch._inductor.config.patch(fallback_random=True):  # (2)!
     print(bisect())
     #> None

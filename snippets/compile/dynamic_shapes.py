@@ -8,14 +8,14 @@ device = accelerator or torch.device("cpu")
 
 model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4))
 model = model.to(device)
-batches = [torch.randn(n, 8).to(device) for n in (32, 16, 8, 4)]
 
 
-def graphs_for(mark=False, **options):
+def graphs_for(sizes=(32, 16, 8, 4), mark=False, **options):
     torch._dynamo.reset()  # (1)!
     counter = CompileCounter()
     compiled = torch.compile(model, backend=counter, **options)
-    for x in batches:
+    for n in sizes:
+        x = torch.randn(n, 8).to(device)  # x: [B, 8]
         if mark:
             torch._dynamo.mark_dynamic(x, 0)  # (2)!
         compiled(x)
@@ -30,3 +30,9 @@ print("dynamic=True:  ", graphs_for(dynamic=True))
 #> dynamic=True:   1
 print("mark_dynamic:  ", graphs_for(mark=True))
 #> mark_dynamic:   1
+# the same four sizes, then a batch of one, then an empty batch
+sizes = (32, 16, 8, 4, 1, 0)
+print("default, then 1 and 0:     ", graphs_for(sizes))
+#> default, then 1 and 0:      4
+print("mark_dynamic, then 1 and 0:", graphs_for(sizes, mark=True))
+#> mark_dynamic, then 1 and 0: 3

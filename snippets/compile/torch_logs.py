@@ -1,4 +1,5 @@
 import logging
+import os
 import re
 
 import torch
@@ -30,9 +31,10 @@ def trimmed(line):  # paths differ between machines; lines do not
 
 
 torch._dynamo.reset()  # (1)!
-torch._logging.set_logs(recompiles=True, graph_breaks=True)  # (2)!
+os.environ.pop("TORCH_LOGS", None)  # (2)!
+torch._logging.set_logs(recompiles=True, graph_breaks=True)  # (3)!
 kept = Kept()
-logging.getLogger("torch._dynamo").addHandler(kept)  # (3)!
+logging.getLogger("torch._dynamo").addHandler(kept)  # (4)!
 compiled = torch.compile(normalise, backend="eager")
 compiled(torch.randn(4).to(device))
 compiled(torch.randn(5).to(device))  # a new size: a recompile
@@ -42,13 +44,13 @@ torch._logging.set_logs()  # the defaults again: no logs
 breaks = [m for m in kept.messages if m.startswith("Graph break in")]
 graph_break = breaks[0].splitlines()
 print(trimmed(graph_break[0]))
-#> Graph break in user code at <file>:23
+#> Graph break in user code at <file>:24
 print(trimmed(graph_break[1]))
 #> Graph Break Reason: Data-dependent branching
 recompiles = [m for m in kept.messages if m.startswith("Recompiling")]
 recompile = recompiles[0].splitlines()
 for line in recompile[:3]:
     print(trimmed(line).split("  #")[0])
-    #> Recompiling function normalise in <file>:22
+    #> Recompiling function normalise in <file>:23
     #> triggered by the following guard failure(s):
     #> - 0/0: tensor 'x' size mismatch at index 0. expected 4, actual 5

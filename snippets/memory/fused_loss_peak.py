@@ -70,4 +70,18 @@ print(f"Linear + CrossEntropyLoss, peak: {peaks[0] / MiB:.0f} MiB")
 inside = chunk * vocab * 4
 print("fused, under half of it:", peaks[1] + inside < peaks[0] / 2)
 #> fused, under half of it: True
+
+
+def validation_forward():
+    """Bytes the fused forward leaves alive, with no backward after it."""
+    with TensorBytes() as count:
+        loss = paths["fused"]()
+        return f"{count.now() / MiB:.0f} MiB, graph: {loss.requires_grad}"
+
+
+print("grad mode on:", validation_forward())
+#> grad mode on: 16 MiB, graph: True
+with torch.no_grad():
+    print("no_grad:", validation_forward())
+    #> no_grad: 0 MiB, graph: False
 # no-module-to-check: plain tensors; the example counts their memory

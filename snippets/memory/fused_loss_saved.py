@@ -36,11 +36,21 @@ def saved_bytes(loss_fn):
 
 
 W = head.weight
+
+
+def per_token():  # chunked, reduction="none": one loss per token
+    return F.linear_cross_entropy(
+        h, W, y, options=chunked, reduction="none"
+    )
+
+
 print(f"{saved_bytes(lambda: F.cross_entropy(head(h), y)):,}")
 #> 264,708
 print(f"{saved_bytes(lambda: F.linear_cross_entropy(h, W, y)):,}")
 #> 264,708
 print(f"{saved_bytes(lambda: fused(h, y)):,}")
 #> 0
+print(f"{saved_bytes(lambda: per_token().sum()):,}")
+#> 8,704
 print(f"logits: {64 * 1000 * 4:,}, input: {64 * 32 * 4:,}")
 #> logits: 256,000, input: 8,192

@@ -14,9 +14,9 @@
 - Its figures are files beside the page, loaded as they near the screen
   (mkdocs-jupyter inlines them as base64).
 - Its code, highlighted by mkdocs-jupyter, gets the chapters' lean spans
-  (:func:`sitelib.site.codeblocks.lean_html`), and a cell that shows printed output
-  (``#>`` lines of a multi-process snippet) draws it as the chapters do
-  (:func:`sitelib.site.codeblocks.output_html`).
+  (:func:`sitelib.site.codeblocks.lean.lean_html`), and a cell that shows printed
+  output (``#>`` lines of a multi-process snippet) draws it as the chapters do
+  (:func:`sitelib.site.codeblocks.output.output_html`).
 - Its links into the torch reference name the build's release, as the chapters' do
   (:func:`sitelib.site.reference.versioned_html`).
 - The chapter page already holds the notebook's text: keep it out of the search
@@ -42,7 +42,8 @@ import nbformat
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-from sitelib.site.codeblocks import lean_html, output_html
+from sitelib.site.codeblocks.lean import lean_html
+from sitelib.site.codeblocks.output import output_html
 from sitelib.site.mathml import math_in_html
 from sitelib.site.notebooks import linked_site, notebook_links, with_links_to
 from sitelib.site.reference import versioned_html

@@ -14,7 +14,8 @@ imports no test framework).
                    files and pages (each walked once), includes, the strict build
     markdown_scan  a page's front matter, fences and prose (one rule for a fence's end)
     snippets       what a snippet says about itself: markers, device idiom, output
-    codeblocks     code blocks as readers need them (a Markdown extension)
+    codeblocks/    code blocks as readers need them (a Markdown extension): output,
+                   lean spans, set-up folds, line references, search names
     mathml         math rendered to MathML at build time (a Markdown extension)
     errors         the error that stops a build (MkDocs' PluginError, or the site's own)
     pictures/      pictures of the autograd graph: directive, capture, graph, render

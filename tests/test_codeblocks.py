@@ -1,4 +1,4 @@
-"""Code blocks as readers need them (sitelib/site/codeblocks.py): printed output drawn
+"""Code blocks as readers need them (sitelib/site/codeblocks/): printed output drawn
 as output, set-up folds and their summary, and the build's refusals: a block that
 shows more than 60 lines, a fold that hides what the section teaches, prose that
 names a line its block does not show. Each through Python-Markdown with the site's
@@ -12,13 +12,10 @@ from pathlib import Path
 import markdown
 import pytest
 
-from sitelib.site.codeblocks import (
-    CodeBlockError,
-    copied_text,
-    fold_problems,
-    reference_problems,
-    summary,
-)
+from sitelib.site.codeblocks.copied import copied_text
+from sitelib.site.codeblocks.errors import CodeBlockError
+from sitelib.site.codeblocks.folds import fold_problems, summary
+from sitelib.site.codeblocks.references import reference_problems
 from sitelib.site.layout import ROOT, load_config, page_files
 
 PAGE = "docs/page.md"

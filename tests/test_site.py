@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 
 from sitelib.site import notebooks
-from sitelib.site.codeblocks import LeanFilter
+from sitelib.site.codeblocks.lean import LeanFilter
 from sitelib.site.layout import (
     ROOT,
     bookkeeping,
@@ -519,7 +519,7 @@ def test_harness_code_is_linted() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-# -- lean code blocks (sitelib/site/codeblocks.py, LeanFilter) ---------------------------
+# -- lean code blocks (sitelib/site/codeblocks/lean.py, LeanFilter) ----------------------
 PLAIN = {"n", "w", "o", "p"}  # names, whitespace, operators, punctuation
 PLAIN_SPAN = re.compile(rf'<span class="(?:{"|".join(sorted(PLAIN))})">')
 COLOURED_SPAN = re.compile(r'<span class="([^"]+)">')

@@ -21,7 +21,7 @@ import markdown
 import pytest
 from latex2mathml.converter import convert
 
-from sitelib.site.codeblocks import copied_text
+from sitelib.site.codeblocks.copied import copied_text
 from sitelib.site.frame import TITLES, boxes
 from sitelib.site.layout import (
     ROOT,

@@ -1,5 +1,5 @@
 """What the site's search holds: prose, a code block's title and the names it uses,
-never the code's text (sitelib/site/codeblocks.py, ``searchable``).
+never the code's text (sitelib/site/codeblocks/search.py, ``searchable``).
 
 Read by the test of the built index (tests/test_site.py) and by the browser's search
 test, which reads the previews Material draws (tests/browser/test_search.py).
@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from sitelib.site.codeblocks import LABEL_TEXT
+from sitelib.site.codeblocks.output import LABEL_TEXT
 from sitelib.site.layout import ROOT, snippet_files
 
 # The index before code blocks left it (search/search_index.json of main at 79a34fe,

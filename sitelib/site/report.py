@@ -2,7 +2,7 @@
 
 Every page (``hooks/report.py``, drawn by ``overrides/partials/report.html``) and every
 code block that shows a snippet (this Markdown extension, ``sitelib.site.report`` in
-mkdocs.yml, called by :mod:`sitelib.site.codeblocks`) link to
+mkdocs.yml, called by :mod:`sitelib.site.codeblocks.extension`) link to
 ``<repository>/issues/new?template=report-a-problem.yml&...``, whose query
 parameters fill in the form's fields (GitHub issue forms take ``<field id>=value``):
 the page's address, the block's file, the torch release the site was built with and
@@ -89,7 +89,7 @@ def parameter_problems(url: str, root: Path = ROOT) -> list[str]:
     return problems
 
 
-# -- a code block's link (drawn by sitelib.site.codeblocks) --------------------------------
+# -- a code block's link (drawn by sitelib.site.codeblocks.extension) ----------------------
 class ReportExtension(Extension):
     def __init__(self, **kwargs) -> None:
         self.config = {

@@ -49,8 +49,7 @@ if rank == 0:
         #> rank 0: own loss 1.658, all-reduced mean 2.71
         #> rank 1: own loss 3.762, all-reduced mean 2.71
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

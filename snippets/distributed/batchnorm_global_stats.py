@@ -58,8 +58,7 @@ if rank == 0:
     print("matches the concatenated batch:", check_mean and check_var)
     #> matches the concatenated batch: True
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

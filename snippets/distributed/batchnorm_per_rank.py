@@ -67,8 +67,7 @@ if rank == 0:
     print("after an eval forward, rank 0's running_mean everywhere:", same)
     #> after an eval forward, rank 0's running_mean everywhere: True
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -70,8 +70,7 @@ for name, ddp_model in fixes.items():
         #> find_unused_parameters=True: averaged True, aux grad None
         #> static_graph=True: averaged True, aux grad None
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -76,8 +76,7 @@ if rank == 0:
     print("gradients within 1e-6 of the global batch's:", close)
     #> gradients within 1e-6 of the global batch's: True
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -49,8 +49,7 @@ if rank == 0:
     print("reduce_dtype=torch.float32: ", fp32)
     #> reduce_dtype=torch.float32:  1.005859375
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -71,8 +71,7 @@ if rank == 0:
         #> rank 0: its shards' norm 0.273, clip_grad_norm_'s global True
         #> rank 1: its shards' norm 0.174, clip_grad_norm_'s global True
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

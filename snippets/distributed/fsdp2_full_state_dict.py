@@ -93,8 +93,7 @@ if rank == 0:
 dist.barrier()  # every rank has read the file before rank 0 deletes it
 if rank == 0:
     shutil.rmtree(holder[0])
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

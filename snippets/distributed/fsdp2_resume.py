@@ -111,8 +111,7 @@ if rank == 0:
 dist.barrier()
 if rank == 0:
     shutil.rmtree(os.path.dirname(path))
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

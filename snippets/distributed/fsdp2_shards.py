@@ -53,8 +53,7 @@ if rank == 0:
         #> rank 0 holds [(4, 4), (4,), (2, 8), (2,)]
         #> rank 1 holds [(4, 4), (4,), (1, 8), (1,)]
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

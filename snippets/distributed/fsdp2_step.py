@@ -67,8 +67,7 @@ if rank == 0:
     print("weights within 1e-6 of the unsharded model's:", close)
     #> weights within 1e-6 of the unsharded model's: True
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

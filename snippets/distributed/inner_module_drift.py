@@ -79,8 +79,7 @@ if rank == 0:
         #> rank 0: weight [0.065, -0.086, -0.297, -0.068]
         #> rank 1: weight [-0.014, -0.056, -0.12, -0.147]
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

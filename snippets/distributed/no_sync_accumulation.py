@@ -104,8 +104,7 @@ if rank == 0:
         #> sync every time         | 4           | True
         #> no_sync() but the last  | 1           | True
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

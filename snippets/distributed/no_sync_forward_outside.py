@@ -62,8 +62,7 @@ if rank == 0:
     print("forward outside no_sync():", line)
     #> forward outside no_sync(): 4 all-reduces for 4 micro-batches
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

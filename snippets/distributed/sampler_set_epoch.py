@@ -65,8 +65,7 @@ if rank == 0:
         #> rank 0: epoch 0 [4, 7, 3, 0, 6] | epoch 1 [5, 1, 0, 9, 7]
         #> rank 1: epoch 0 [1, 5, 9, 8, 2] | epoch 1 [6, 2, 8, 3, 4]
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

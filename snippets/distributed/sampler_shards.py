@@ -50,8 +50,7 @@ if rank == 0:
     print("seed=rank:           ", checks[1])
     #> seed=rank:            disjoint False, together all 10: False
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -50,8 +50,7 @@ if rank == 0:
         #> rank 0: [0, 2, 4, 6, 8]
         #> rank 1: [1, 3, 5, 7, 9]
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -59,8 +59,7 @@ if rank == 0:
     print("after DDP(other), same weights:", after)
     #> after DDP(other), same weights: True
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -54,8 +54,7 @@ copies = gather(bn.running_mean.cpu())
 for other in copies:
     torch.testing.assert_close(other, copies[0])  # the same on every rank
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -41,8 +41,7 @@ if rank == 0:  # (4)!
         #> rank 0: RANK=0 LOCAL_RANK=0 WORLD_SIZE=2, device cpu
         #> rank 1: RANK=1 LOCAL_RANK=1 WORLD_SIZE=2, device cpu
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -77,8 +77,7 @@ if rank == 0:
     print(*unused)
     #> Parameter indices which did not receive grad for rank 0: 2 3
 
-# Leave once no collective is still finishing on a gloo thread:
-# keep the barrier's handle (the chapter's "Shutting down" says why).
+# Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)
 done.wait()
 dist.destroy_process_group()

@@ -13,8 +13,10 @@ export NO_MKDOCS_2_WARNING := 1
 # them (sitelib/site/records.py; mkdocs.yml, extra.records).
 RECORDS ?= .records
 
-# The .pth file that puts this checkout on a venv's import path ($(1): the venv's python).
-write-pth = $(1) -c 'import sys, sysconfig, pathlib; pathlib.Path(sysconfig.get_path("purelib"), "training-step-docs.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
+# The .pth file that puts this checkout on a venv's import path ($(1): the venv's python),
+# and starts sitelib.check.reads in every process, which records what a process a test
+# starts reads when the suite asks it to (tests/conftest.py, "Reusing results").
+write-pth = $(1) -c 'import sys, sysconfig, pathlib; pathlib.Path(sysconfig.get_path("purelib"), "training-step-docs.pth").write_text(sys.argv[1] + "\nimport sitelib.check.reads\n")' "$(CURDIR)"
 
 # (Re)install only when requirements.lock changed since the last install. The .pth file
 # puts this checkout on the venv's import path, so tests, hooks, tools (and Zensical)
@@ -25,12 +27,21 @@ $(STAMP): requirements.lock
 	$(call write-pth,$(BIN)/python)
 	@touch $@
 
+# The .pth file again when the Makefile (which writes it) changed since.
+PTH_STAMP := $(VENV)/.written-pth
+$(PTH_STAMP): Makefile $(STAMP)
+	$(call write-pth,$(BIN)/python)
+	@touch $@
+
 serve: $(STAMP)
 	$(BIN)/mkdocs serve --dirty --dev-addr 127.0.0.1:8000 --livereload
 
 # Two processes: the built site's tests in one, everything else in the other (tests/conftest.py).
-test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup --records=$(RECORDS) $(PYTEST_ARGS)
+# A result is reused while every input it read is unchanged since it last ran on this
+# machine (tests/conftest.py, "Reusing results"); ALL=1 runs everything, as CI does.
+test: $(STAMP) $(PTH_STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --records=$(RECORDS) \
+	  $(if $(ALL),--run-all) $(PYTEST_ARGS)
 
 # An author's loop: every check of one example (`make check FILE=snippets/x/y.py`, or a
 # page's fences: FILE=docs/page.md), as the suite runs it: lint, run, output, shapes,
@@ -39,7 +50,7 @@ test: $(STAMP)
 # chapter's notebook against them (not executed), and that every snippet is on a page.
 CHECK_TESTS := tests/test_examples.py tests/test_fresh.py tests/test_notebooks.py \
   tests/test_site.py::test_bookkeeping
-check: $(STAMP)
+check: $(STAMP) $(PTH_STAMP)
 	@test -n "$(FILE)" || { echo "usage: make check FILE=snippets/forward_pass/call_vs_forward.py" >&2; exit 2; }
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(CHECK_TESTS) \
 	  $(foreach f,$(FILE),--example=$(f)) $(PYTEST_ARGS)

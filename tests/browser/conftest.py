@@ -260,6 +260,14 @@ class Tour:
     counts: Counter = field(default_factory=Counter)  # (check, palette) -> what it checked
     seconds: Counter = field(default_factory=Counter)  # check (or "load") -> wall seconds
 
+    def into(self, other: Tour) -> None:
+        """Add one page's findings to the whole tour's."""
+        other.load += self.load
+        for check, problems in self.problems.items():
+            other.problems[check] += problems
+        other.counts.update(self.counts)
+        other.seconds.update(self.seconds)
+
 
 PageCheck = Callable[[Visit, str], "list[str] | tuple[int, list[str]]"]
 
@@ -298,45 +306,116 @@ def tour(request, browser, site_url, built_site, built_config) -> Tour:
     wanted = [p for arg in request.config.getoption("browser_pages") for p in arg.split() or [""]]
     found, tab = Tour(), Visit(browser, site_url)
     tab.config = built_config  # mkdocs.yml as the site was built: its site_url, repo_url
+    reusing = getattr(request.config.option, "reusing", False)  # tests/conftest.py sets it
+    kept = KeptPages(built_site[1], checks) if reusing else None
     try:
         for path in [p for p in pages(built_site) if not wanted or p in wanted]:
             found.pages.append(path)
-            tab.errors.clear()
-            tab.foreign.clear()
-            # Requests are recorded as they start, during the load and every check that
-            # follows, so the tour does not wait for the network to be quiet.
-            start = time.perf_counter()
-            tab.goto(path)
-            found.seconds["load"] += time.perf_counter() - start
-            for check in checks:
-                if getattr(check, "palettes", 1) == 1 and not hasattr(check, "width"):
-                    _run(found, check, tab, path)
-            # The palettes differ only in colours: the colour checks run in the page's
-            # palette and in the other, and it is switched back for the next page. They
-            # read colours, so nothing the checks before them clicked may still show.
-            start = time.perf_counter()
-            tab.rest()
-            found.seconds["rest"] += time.perf_counter() - start
-            for _ in range(2):
-                for check in (c for c in checks if getattr(c, "palettes", 1) == 2):
-                    _run(found, check, tab, path)
-                tab.switch_palette()
-            # The narrow checks, by width: the page is laid out again once per width
-            # (settling takes up to the browser's idle time, the tour's largest cost),
-            # and rests before each check, since one may have opened a dialog.
-            narrow = [c for c in checks if hasattr(c, "width")]
-            for width in sorted({c.width for c in narrow}):
-                tab.page.set_viewport_size({"width": width, "height": 800})
-                tab.settle()
-                for check in (c for c in narrow if c.width == width):
-                    tab.rest()
-                    _run(found, check, tab, path)
-            if narrow:
-                tab.page.set_viewport_size(DESKTOP)
-            found.load += [f"/{path}: console error: {e}" for e in tab.errors]
-            found.load += [f"/{path}: request to another host: {u}" for u in tab.foreign]
+            if kept and (page := kept.get(path)):
+                page.into(found)  # the same page, assets and checks: what it found then
+                continue
+            page = Tour()
+            _tour_page(page, checks, tab, path)
+            page.into(found)
+            if kept:
+                kept.keep(path, page)
     finally:
         tab.context.close()
         if os.environ.get("TOUR_SECONDS"):  # make bench: where the tour's time goes
             Path(os.environ["TOUR_SECONDS"]).write_text(json.dumps(found.seconds, indent=1))
     return found
+
+
+def _tour_page(found: Tour, checks: list[PageCheck], tab: Visit, path: str) -> None:
+    """Every check on one page, its findings added to ``found``."""
+    tab.errors.clear()
+    tab.foreign.clear()
+    # Requests are recorded as they start, during the load and every check that
+    # follows, so the tour does not wait for the network to be quiet.
+    start = time.perf_counter()
+    tab.goto(path)
+    found.seconds["load"] += time.perf_counter() - start
+    for check in checks:
+        if getattr(check, "palettes", 1) == 1 and not hasattr(check, "width"):
+            _run(found, check, tab, path)
+    # The palettes differ only in colours: the colour checks run in the page's
+    # palette and in the other, and it is switched back for the next page. They
+    # read colours, so nothing the checks before them clicked may still show.
+    start = time.perf_counter()
+    tab.rest()
+    found.seconds["rest"] += time.perf_counter() - start
+    for _ in range(2):
+        for check in (c for c in checks if getattr(c, "palettes", 1) == 2):
+            _run(found, check, tab, path)
+        tab.switch_palette()
+    # The narrow checks, by width: the page is laid out again once per width
+    # (settling takes up to the browser's idle time, the tour's largest cost),
+    # and rests before each check, since one may have opened a dialog.
+    narrow = [c for c in checks if hasattr(c, "width")]
+    for width in sorted({c.width for c in narrow}):
+        tab.page.set_viewport_size({"width": width, "height": 800})
+        tab.settle()
+        for check in (c for c in narrow if c.width == width):
+            tab.rest()
+            _run(found, check, tab, path)
+    if narrow:
+        tab.page.set_viewport_size(DESKTOP)
+    found.load += [f"/{path}: console error: {e}" for e in tab.errors]
+    found.load += [f"/{path}: request to another host: {u}" for u in tab.foreign]
+
+
+class KeptPages:
+    """What the tour found on each page in its last run on this machine, reused for a
+    page whose built HTML, the site's assets, the checks and the browser are all
+    byte-identical (``make test`` after an edit of one page tours that page: the
+    suite's reuse of results, tests/conftest.py). Each page's findings: its problems
+    by check, its counts and its load problems."""
+
+    def __init__(self, site: Path, checks: list[PageCheck]) -> None:
+        import hashlib
+
+        from sitelib.site.layout import ROOT
+
+        self.site, self.folder = site, ROOT / ".cache" / "reuse" / "tour"
+        shared = hashlib.sha256()
+        for file in sorted((site / "assets").rglob("*")):
+            if file.is_file():
+                shared.update(file.relative_to(site).as_posix().encode() + file.read_bytes())
+        for file in sorted(PROBES.parent.rglob("*")):  # the checks and their probes
+            if file.is_file() and "__pycache__" not in file.parts:
+                shared.update(file.read_bytes())
+        shared.update(" ".join(c.__module__ + "." + c.__name__ for c in checks).encode())
+        shared.update(str(find_chromium()).encode())
+        self.shared = shared.hexdigest()
+
+    def _key(self, path: str) -> tuple[Path, str]:
+        import hashlib
+
+        html = (self.site / path / "index.html").read_bytes()
+        name = hashlib.sha1(path.encode()).hexdigest()
+        return self.folder / f"{name}.json", hashlib.sha256(self.shared.encode() + html).hexdigest()
+
+    def get(self, path: str) -> Tour | None:
+        file, key = self._key(path)
+        try:
+            data = json.loads(file.read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        if data.get("key") != key:
+            return None
+        page = Tour(load=data["load"])
+        page.problems.update(data["problems"])
+        page.counts.update({tuple(k.split("\t")): n for k, n in data["counts"].items()})
+        return page
+
+    def keep(self, path: str, page: Tour) -> None:
+        file, key = self._key(path)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = {
+            "key": key,
+            "load": page.load,
+            "problems": dict(page.problems),
+            "counts": {"\t".join(k): n for k, n in page.counts.items()},
+        }
+        file.with_suffix(".tmp").write_text(json.dumps(data), "utf-8")
+        file.with_suffix(".tmp").replace(file)

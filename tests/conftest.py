@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from sitelib.check import reads
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
@@ -77,7 +79,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(ReusedResults(), "reused-results")
+    REUSE.register(config)  # tests/reuse_plugin.py: results reused while unchanged
     os.environ.setdefault("MPLBACKEND", "Agg")  # examples that plot run headless
     # Inductor's compiled kernels are cached in the checkout (.cache/ is ignored), so
     # the compile chapter's examples compile once per machine, not once per run.
@@ -124,13 +126,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
-    if _reused_count:
-        terminalreporter.write_line(
-            f"{_reused_count[0]} results reused from .cache/reuse/: their inputs are "
-            "unchanged since they last ran (make test ALL=1 runs everything)"
-        )
-    elif why := config.stash.get(_NO_REUSE, ""):
-        terminalreporter.write_line(f"every test ran: {why}")
     if config.getoption("bench_no_checks"):
         terminalreporter.write_line(
             "WARNING: shape, gradient and device checks were DISABLED (--bench-no-checks)",
@@ -260,8 +255,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if built:
             config.hook.pytest_deselected(items=built)
             items[:] = [i for i in items if i not in built]
-    _mark_reusable(config, items)
-    needed = {item: _servers_needed(item) for item in items if _REUSED not in item.stash}
+    needed = {item: _servers_needed(item) for item in items if REUSED not in item.stash}
     items.sort(key=lambda item: item.stash[_GROUP] == "checks" and bool(needed.get(item)))
     _wanted.update(*needed.values())  # `make check` of one example may need neither
 
@@ -274,7 +268,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         for item in session.items
         if getattr(item, "originalname", "") == "test_snippet_runs_as_pasted"
         and hasattr(item.callspec.params["path"], "read_text")  # not NOTSET: none chosen
-        and _REUSED not in item.stash  # its result is reused: nothing to run
+        and REUSED not in item.stash  # its result is reused: nothing to run
     )
 
 
@@ -291,12 +285,12 @@ def _server(name: str, *preload: str):
 
     if name not in _servers:
         # The server outlives the test that starts it: its processes record nothing.
-        log = os.environ.pop(READS_ENV, None)
+        log = os.environ.pop(reads.ENV, None)
         try:
             _servers[name] = ProcessServer(*preload)
         finally:
             if log is not None:
-                os.environ[READS_ENV] = log
+                os.environ[reads.ENV] = log
     return _servers[name]
 
 
@@ -418,197 +412,17 @@ def rank_server():
     return _server("ranks", *RANK_PRELOAD)
 
 
-# -- Reusing results (sitelib/check/reuse.py) ------------------------------------------
-# A test passed or skipped in the last run on this machine is not run again while every
-# input it read, and every input of every test, is byte-identical: its result is
-# reported as it was, marked reused (never written into a verification record).
-# Everything runs with --run-all (make test ALL=1), under CI=true, with
-# --update-examples, --torch-report or --bench-no-checks, and when the venv's .pth file
-# does not record the reads of the processes a test starts (make installs it).
-from sitelib.check.reads import ENV as READS_ENV  # noqa: E402
+# -- Reusing results: tests/reuse_plugin.py, loaded once by its path (tests/ is no package).
+def _load_reuse_plugin():
+    import importlib.util
 
-_REUSED = pytest.StashKey[object]()  # the kept Record of an item not run again
-_PHASES = pytest.StashKey[dict]()  # when -> (outcome, skip reason) of an item that ran
-_NO_REUSE = pytest.StashKey[str]()  # why this run reuses nothing
-_reuse: dict[str, object] = {}  # "store", "environment", "logs" once reuse is on
-_fixture_reads: dict[str, set] = {}  # a session (or module) fixture -> what its set-up read
-_reused_count: list[int] = []
-
-
-def _why_no_reuse(config: pytest.Config) -> str:
-    for option, why in (
-        ("run_all", "--run-all (make test ALL=1)"),
-        ("update_examples", "--update-examples writes output"),
-        ("torch_report", "--torch-report verifies a release"),
-        ("bench_no_checks", "--bench-no-checks"),
-    ):
-        if config.getoption(option, False):
-            return why
-    if os.environ.get("CI") == "true":
-        return "CI=true"
-    import subprocess
-    import sys
-
-    probe = "import sys; print('sitelib.check.reads' in sys.modules)"
-    started = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    if started.stdout.strip() != "True":
-        return "the venv's .pth file does not record what a started process reads (run make)"
-    return ""
-
-
-def _versions() -> dict:
-    from importlib.metadata import version
-
-    from sitelib.site.static_site import find_chromium
-
-    found = {name: version(name) for name in ("torch", "playwright", "mkdocs-material")}
-    chromium = find_chromium()
-    if chromium is not None:
-        import subprocess
-
-        run = subprocess.run([str(chromium), "--version"], capture_output=True, text=True)
-        found["chromium"] = run.stdout.strip()
-    return found
-
-
-OUTCOME_OPTIONS = (
-    "device",
-    "launch_runs",
-    "complete_matrix",
-    "built_site",
-    "browser_pages",
-    "example",
-)
-
-
-def _mark_reusable(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if why := _why_no_reuse(config):
-        config.stash[_NO_REUSE] = why
-        return
-    import tempfile
-
-    from sitelib.check.reuse import Store, environment
-
-    options = {name: config.getoption(name, None) for name in OUTCOME_OPTIONS}
-    _reuse.update(
-        store=Store(),
-        environment=environment(options, _versions()),
-        logs=Path(tempfile.mkdtemp(prefix="reads-")),
+    spec = importlib.util.spec_from_file_location(
+        "reuse_plugin", Path(__file__).with_name("reuse_plugin.py")
     )
-    config.option.reusing = True  # the browser tour keeps each page's findings too
-    for item in items:
-        if record := _reuse["store"].reusable(item.nodeid, _reuse["environment"]):
-            item.stash[_REUSED] = record
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-class ReusedResults:
-    """Reports the kept result of an item that is not run again (a plugin of its own:
-    the module's pytest_runtest_protocol is the recording wrapper)."""
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_protocol(self, item: pytest.Item, nextitem) -> bool | None:
-        record = item.stash.get(_REUSED, None)
-        if record is None:
-            return None
-        item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
-        skipped = record.outcome == "skipped"
-        for when in ["setup", "teardown"] if skipped else ["setup", "call", "teardown"]:
-            skip_here = skipped and when == "setup"
-            report = pytest.TestReport(
-                item.nodeid,
-                item.location,
-                {k: 1 for k in item.keywords},
-                "skipped" if skip_here else "passed",
-                (str(item.path), item.location[1] or 0, record.reason) if skip_here else None,
-                when,
-                user_properties=[("reused", True)],
-            )
-            item.ihook.pytest_runtest_logreport(report=report)
-        # What the last item that ran left set up (its module, session fixtures) is torn
-        # down as its own teardown would have, up to what the next item needs (pytest's
-        # runner does this in the teardown of an item that ran).
-        item.session._setupstate.teardown_exact(nextitem)
-        item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
-        return True
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call):
-    outcome = yield
-    report = outcome.get_result()
-    reason = report.longrepr[2] if report.skipped and isinstance(report.longrepr, tuple) else ""
-    item.stash.setdefault(_PHASES, {})[report.when] = (report.outcome, reason)
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_fixture_setup(fixturedef, request):
-    """A fixture that outlives one test: what its set-up read (its processes' too) counts
-    for every test that uses it."""
-    if not _reuse or fixturedef.scope == "function":
-        yield
-        return
-    from sitelib.check.reads import read_log, recording
-
-    log = _reuse["logs"] / f"fixture-{fixturedef.argname}.reads"
-    outer = os.environ.get(READS_ENV)
-    os.environ[READS_ENV] = str(log)
-    try:
-        with recording() as found:
-            yield
-    finally:
-        if outer is None:
-            os.environ.pop(READS_ENV, None)
-        else:
-            os.environ[READS_ENV] = outer
-    _fixture_reads[fixturedef.argname] = found | read_log(log)
-
-
-def _param_files(item: pytest.Item) -> set[tuple[str, str]]:
-    """The snippet or page a parametrized test is about (read when it was collected)."""
-    from sitelib.check.reads import _relative
-
-    found = set()
-    for value in getattr(getattr(item, "callspec", None), "params", {}).values():
-        path = getattr(value, "path", value)
-        if isinstance(path, Path) and (rel := _relative(path)):
-            found.add(("file", rel))
-    return found
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem):
-    """An item that runs: what it read (and its processes, its fixtures, its snippet)
-    kept with its result, when that is a pass or a skip; a failure forgets it."""
-    if not _reuse or _REUSED in item.stash:
-        yield
-        return
-    from sitelib.check.reads import read_log, recording
-    from sitelib.check.reuse import Record
-
-    log = _reuse["logs"] / f"{abs(hash(item.nodeid))}.reads"
-    os.environ[READS_ENV] = str(log)
-    try:
-        with recording() as found:
-            yield
-    finally:
-        os.environ.pop(READS_ENV, None)
-    phases = item.stash.get(_PHASES, {})
-    setup, call = phases.get("setup", ("", "")), phases.get("call", ("", ""))
-    store = _reuse["store"]
-    if setup[0] == "skipped" or call[0] == "skipped":
-        outcome, reason = "skipped", setup[1] or call[1]
-    elif all(result == "passed" for result, _ in phases.values()) and call[0] == "passed":
-        outcome, reason = "passed", ""
-    else:
-        store.forget(item.nodeid)
-        return
-    found |= read_log(log) | _param_files(item)
-    for name in getattr(item, "fixturenames", ()):
-        found |= _fixture_reads.get(name, set())
-    store.keep(Record(item.nodeid, _reuse["environment"], outcome, reason, store.inputs(found)))
-
-
-def pytest_runtest_logreport(report) -> None:
-    """Counts the reused results (in the controller too, which xdist's workers report to)."""
-    if report.when == "setup" and ("reused", True) in report.user_properties:
-        _reused_count[:1] = [(_reused_count or [0])[0] + 1]
+REUSE = _load_reuse_plugin()
+REUSED = REUSE.REUSED

@@ -23,14 +23,21 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = str(Path(__file__).resolve().parents[2])
+ROOT = str(Path(__file__).resolve().parents[2])  # the checkout; set_root() for another
 ENV = "SITELIB_READS"  # a file a process appends what it reads to, one "kind path" a line
+ROOT_ENV = "SITELIB_READS_ROOT"  # the project whose files count, if not this checkout
 IGNORED = {".git", ".cache", ".records", "site", ".pytest_cache", "__pycache__", "node_modules"}
 _recorders: list[set[tuple[str, str]]] = []
 _installed = False
 
 
-def _relative(path) -> str | None:
+def set_root(root: Path) -> None:
+    """Count the files of ``root`` (a project a self-test made) instead of the checkout's."""
+    global ROOT
+    ROOT = str(Path(root).resolve())
+
+
+def relative(path) -> str | None:
     """``path`` relative to the checkout, or None when it is not an input."""
     if isinstance(path, bytes):
         path = os.fsdecode(path)
@@ -55,7 +62,7 @@ def _hook(event: str, args: tuple) -> None:
     target = args[0] if args else None
     if event != "open" and target is None:
         target = "."
-    rel = _relative(target)
+    rel = relative(target)
     if rel is None:
         return
     entry = ("file" if event == "open" else "dir", rel)
@@ -114,6 +121,8 @@ def _boot() -> None:
     """At a process's start (the venv's .pth file): record into the file :data:`ENV`
     names, if it names one."""
     if log := os.environ.get(ENV):
+        if root := os.environ.get(ROOT_ENV):
+            set_root(Path(root))
         _recorders.append(_Log(log))
         _install()
 

@@ -87,8 +87,8 @@ class RunReport:
     started: float = field(default_factory=time.monotonic)
 
     def pytest_runtest_logreport(self, report) -> None:
-        if ("reused", True) in getattr(report, "user_properties", ()):
-            return  # not run here: the record says what ran (tests/conftest.py)
+        if any(list(p) == ["reused", True] for p in getattr(report, "user_properties", ())):
+            return  # not run here: the record says what ran (tests/reuse_plugin.py)
         if report.when != "call" and report.passed:
             return  # a passing setup or teardown says nothing about the outcome
         current = self.results.get(report.nodeid)

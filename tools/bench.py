@@ -2,7 +2,9 @@
 
 Sections (each prints one block):
   quiet      the machine's load before measuring: figures from a busy machine say so
-  suite      `make test` 3 times, each beside a bare `import torch`: wall time, the ratio,
+  edit       `make test` after a one-file edit (a snippet, a page, a two-rank snippet, the
+             complete script), the rest reused, each run beside a bare `import torch`
+  suite      `make test ALL=1` 3 times, each beside a bare `import torch`: wall time, the ratio,
              the machine's core-seconds, each worker's share, CPU time by kind of process
   cold       the suite with Inductor's compile cache emptied (what a clean clone pays)
   check      `make check FILE=...` for one example of each kind, against `import torch`
@@ -16,7 +18,9 @@ Sections (each prints one block):
   torch      forward time under no_grad, inference_mode and with a graph recorded
   memory     the memory a list of `loss` tensors keeps alive vs a list of `loss.item()`
   lighthouse Lighthouse 12.2.3 scores and page weight of the home page and each chapter
-Run one section with `make bench ARGS=harness` (several: ARGS="harness build").
+Run one section with `make bench ARGS=harness` (several: ARGS="harness build");
+`ARGS="quiet suite edit check --write"` also writes what it measured into
+CONTRIBUTING.md's measurements table, between its `<!-- bench -->` markers.
 """
 
 from __future__ import annotations
@@ -204,7 +208,7 @@ def suite(label: str = "suite", runs: int = 3) -> None:
     a bare `import torch` timed just before it: wall time, the ratio to the import, the
     whole machine's core-seconds, the CPU time by kind of process, and each worker's
     share and when it was last busy (the balance). The median ratio is the figure."""
-    cmd = [*PYTEST, "-n", "2", "--dist", "loadgroup", "--durations=12"]
+    cmd = [*PYTEST, "-n", "2", "--dist", "loadgroup", "--durations=12", "--run-all"]
     ratios = []
     for run in range(1, runs + 1):
         bare = bare_import()
@@ -236,6 +240,63 @@ def suite(label: str = "suite", runs: int = 3) -> None:
     print(
         f"{label}: median {statistics.median(ratios):.0f}x a bare `import torch` over {runs} runs"
     )
+    ROWS.append(
+        (
+            f"`make test ALL=1`, warm, every test run ({label})",
+            f"median {statistics.median(ratios):.0f}x a bare `import torch` "
+            f"({', '.join(f'{r:.0f}x' for r in ratios)})",
+            "≤ 159x",
+            'make bench ARGS="quiet suite"',
+        )
+    )
+
+
+# What an author edits, and how: a comment line added at the end of the file, a
+# different one on each run (each run then follows an edit; the outcome stays the same).
+EDITS = {
+    "a one-process snippet": ("snippets/forward_pass/call_vs_forward.py", "# bench edit {}\n"),
+    "a page": ("docs/forward_pass/modes.md", "\n<!-- bench edit {} -->\n"),
+    "a two-rank snippet": ("snippets/distributed/ddp_step.py", "# bench edit {}\n"),
+    "the complete script": ("snippets/complete/train.py", "# bench edit {}\n"),
+}
+
+
+def edit(runs: int = 3) -> None:
+    """`make test` after a one-file edit, reusing the results of everything the edit
+    cannot affect (tests/reuse_plugin.py): for each kind of file, ``runs`` runs, each
+    after its own edit and paired with a bare `import torch`. The store is filled first
+    by a whole run; the file is put back afterwards, and the store filled again."""
+    cmd = [*PYTEST, "-n", "2", "--dist", "loadgroup"]
+    timed(cmd)  # the store, as the last run on this machine left it
+    for what, (name, line) in EDITS.items():
+        path = ROOT / name
+        original = path.read_text("utf-8")
+        ratios = []
+        try:
+            for run in range(1, runs + 1):
+                path.write_text(original + line.format(run), "utf-8")
+                bare = bare_import()
+                seconds, result = timed(cmd)
+                tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "?"
+                reused = re.search(r"(\d+) results reused", result.stdout)
+                ratios.append(seconds / bare)
+                print(
+                    f"edit of {what} ({name}) {run}/{runs}: {seconds:.1f} s ({tail}; "
+                    f"{reused.group(1) if reused else 0} reused); import torch {bare:.2f} s: "
+                    f"{seconds / bare:.0f}x"
+                )
+        finally:
+            path.write_text(original, "utf-8")
+        timed(cmd)  # the store as it was
+        ROWS.append(
+            (
+                f"`make test` after an edit of {what} (`{name}`), the rest reused",
+                f"median {statistics.median(ratios):.0f}x a bare `import torch` "
+                f"({', '.join(f'{r:.0f}x' for r in ratios)})",
+                "≤ 40x" if what in ("a one-process snippet", "a page") else "reported",
+                'make bench ARGS="quiet edit"',
+            )
+        )
 
 
 def cold() -> None:
@@ -262,6 +323,14 @@ def check() -> None:
         verdict = runs[-1][1].stdout.strip().splitlines()[-1] if runs[-1][1].stdout.strip() else "?"
         print(
             f"  make check FILE=snippets/{name}: {seconds:.1f} s = {seconds / bare:.1f}x ({verdict})"
+        )
+        ROWS.append(
+            (
+                f"`make check FILE=snippets/{name}`",
+                f"{seconds / bare:.1f}x a bare `import torch` (median of 3)",
+                "≤ 3.0x",
+                'make bench ARGS="quiet check"',
+            )
         )
 
 
@@ -519,7 +588,29 @@ def lighthouse() -> None:
     lh.main([])
 
 
+ROWS: list[tuple[str, str, str, str]] = []  # what, figure, target, command: the table
+TABLE = ROOT / "CONTRIBUTING.md"
+
+
+def write_table() -> None:
+    """The measurements table of CONTRIBUTING.md, between its ``<!-- bench -->``
+    markers, with the rows this run measured (a row this run did not measure stays)."""
+    text = TABLE.read_text("utf-8")
+    start, end = text.index("<!-- bench -->\n"), text.index("<!-- /bench -->")
+    old = text[start + len("<!-- bench -->\n") : end].splitlines()
+    kept = {line.split(" | ")[0]: line for line in old[2:] if line.startswith("| ")}
+    for what, figure, target, command in ROWS:
+        kept[f"| {what}"] = f"| {what} | {figure} | {target} | `{command}` |"
+    stamp = time.strftime("%Y-%m-%d")
+    header = ["| What | Figure | Target | Command |", "| --- | --- | --- | --- |"]
+    body = "\n".join(header + list(kept.values()))
+    note = f"\n\nLast written by `make bench` on {stamp}, on the 2-core development machine.\n"
+    TABLE.write_text(text[:start] + "<!-- bench -->\n" + body + note + text[end:], "utf-8")
+    print(f"wrote {len(ROWS)} rows into {TABLE.name}'s measurements table")
+
+
 SECTIONS = {
+    "edit": edit,
     "quiet": quiet,
     "suite": suite,
     "cold": cold,
@@ -537,5 +628,8 @@ SECTIONS = {
 }
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or list(SECTIONS):
+    names = [a for a in sys.argv[1:] if a != "--write"]
+    for name in names or [n for n in SECTIONS if n != "lighthouse"]:
         SECTIONS[name]()
+    if "--write" in sys.argv[1:]:
+        write_table()

@@ -341,3 +341,12 @@ def test_a_cell_that_needs_a_newer_torch_says_so(tmp_path: Path, monkeypatch) ->
     assert (note.cell_type, note.source) == ("markdown", "The next cell needs torch 2.13 or newer.")
     assert code.cell_type == "code" and code.metadata["snippet"] == "c/new.py"
     assert [c.cell_type for c in notebooks.snippet_cells("c/old.py")] == ["code"]
+
+
+def test_torch_s_own_log_lines_are_left_out_of_a_cell_s_output() -> None:
+    """glog's lines and the profiler's, written to stderr by torch's C++ code, carry a
+    time and a process id: a notebook keeping them would change on every run."""
+    glog = "W1203 17:52:34.123456 1234 ProcessGroupGloo.cpp:56] a warning\n"
+    profiler = "USDT:2026-12-03 17:52:34 16203:16203 SyncActivityProfilerHandler.cpp:52] start\n"
+    assert notebooks.TORCH_LOG.sub("", f"{glog}kept\n{profiler}") == "kept\n"
+    assert notebooks.TORCH_LOG.sub("", "W: not a log line\n") == "W: not a log line\n"

@@ -519,7 +519,13 @@ def refresh(chapter: Chapter, site_url: str | None = None) -> nbformat.NotebookN
 
 # A line of torch's own log (glog's format: level, date, time, pid, source), such as
 # Dynamo's "W1201 16:56:05.862000 4160 torch/_logging/_internal.py:1345] ...".
-TORCH_LOG = re.compile(r"^[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] .*\n?", re.M)
+# torch's own log lines on stderr: glog's ("W1203 17:52:34.123 1234 file.cpp:56] ...")
+# and the profiler's ("USDT:2026-12-03 17:52:34 1234:1234 File.cpp:52] profiler_start").
+TORCH_LOG = re.compile(
+    r"^(?:[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+"
+    r"|USDT:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \d+:\d+) \S+:\d+\] .*\n?",
+    re.M,
+)
 
 
 def _svg_ids_of_their_cell(cell) -> None:

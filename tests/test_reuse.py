@@ -140,10 +140,10 @@ def test_reads_are_recorded_in_the_process_and_outside_it_not(tmp_path: Path) ->
     inside = Path(reads.ROOT) / "docs" / "index.md"
     with reads.recording() as found:
         inside.read_text("utf-8")
-        os.listdir(Path(reads.ROOT) / "snippets")
+        os.listdir(Path(reads.ROOT) / "overrides")
         (tmp_path / "elsewhere.txt").write_text("x", "utf-8")
     assert ("file", "docs/index.md") in found
-    assert ("dir", "snippets") in found
+    assert ("dir", "overrides") in found
     assert not [rel for _, rel in found if "elsewhere" in rel]
 
 

@@ -628,6 +628,11 @@ SECTIONS = {
 }
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        sys.exit(print(__doc__))
+    unknown = [a for a in sys.argv[1:] if a not in SECTIONS and a != "--write"]
+    if unknown:
+        sys.exit(f"unknown section {', '.join(unknown)}: make bench ARGS=--help lists them")
     names = [a for a in sys.argv[1:] if a != "--write"]
     for name in names or [n for n in SECTIONS if n != "lighthouse"]:
         SECTIONS[name]()

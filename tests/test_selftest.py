@@ -745,3 +745,13 @@ def test_make_update_rewrites_the_output_lines_and_then_passes(tmp_path) -> None
     assert "#> torch.Size([2, 3])\n" in snippet.read_text() and "#> 6.0\n" in snippet.read_text()
     after = make("check")
     assert after.returncode == 0, after.stdout + after.stderr
+
+
+def test_a_comment_inside_a_box_is_the_box_s_and_one_after_it_is_not() -> None:
+    """A ``<!-- release: ... -->`` marker on a box's last point keeps the box the
+    page's last thing; the same comment unindented, after the box, does not."""
+    from sitelib.site.frame import boxes
+
+    box = '!!! summary "In short"\n\n    - One point.\n      <!-- release: why -->\n'
+    assert boxes(box)[0].end == 4
+    assert boxes(box.replace("      <!--", "<!--"))[0].end == 3

@@ -849,5 +849,5 @@ def test_release_check_catches_a_release_named_with_nothing_beside_it(tmp_path: 
     assert release_problems(other, "docs/p.md", tmp_path) != [], "another section's example"
     plain = page + "\n" + fence.replace("tied", "plain")
     assert release_problems(plain, "docs/p.md", tmp_path) != [], "an example not tied"
-    quantities = "# P\n\nIt runs 2.5 times faster, and both ranks hold the mean, 2.71.\n"
+    quantities = "# P\n\nIt runs 2.5 times faster, and both ranks hold the mean, 2.71, 2.1e-4.\n"
     assert release_problems(quantities, "docs/p.md", tmp_path) == []

@@ -67,8 +67,9 @@ def boxes(text: str) -> list[Box]:
         if current is not None and line.strip() and not line.startswith("    "):
             current = None
         if current is not None:
+            if raw[number - 1].startswith("    ") and raw[number - 1].strip():
+                current.end = number  # an indented comment, blank in prose, is the box's too
             if line.strip():
-                current.end = number
                 if ITEM.match(line):
                     current.points.append(Point(number))
                     texts.append([])

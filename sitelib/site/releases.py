@@ -26,10 +26,10 @@ from sitelib.site.snippets import requires_torch
 
 # A release: 2.<minor> or 2.<minor>.<patch>, as prose names one: after "torch",
 # "PyTorch", "release(s)", a word such as "since" or "on", or another release in a
-# list ("2.10, 2.13 and 2.15"); not a quantity ("2.5 times", "2.71").
+# list ("2.10, 2.13 and 2.15"); not a quantity ("2.5 times", "2.71", "2.1e-4").
 MENTION = re.compile(
     r"(?:\b(?:torch|PyTorch|releases?|since|before|after|until|from|on|in|to|and|or)\s+"
-    r"|,\s*)(?P<release>2\.(?:1?\d)(?:\.\d+)?)(?![\d.]*\d)"
+    r"|,\s*)(?P<release>2\.(?:1?\d)(?:\.\d+)?)(?![\d.]*\d)(?![eE][-+]?\d)"
     r"(?!\s*(?:x\b|×|times|%|s\b|seconds|ms\b|[KMG]i?B))"
 )
 MARKER = re.compile(r"<!--\s*release:\s*(?P<why>.*?)\s*-->", re.S)

@@ -6,6 +6,7 @@ The supported range is written once, in mkdocs.yml::
       torch:
         oldest: "2.10.0"          # every example runs as pasted and prints what the page says
         newest_verified: "2.15.0" # the newest release `make test-torch` passed on
+        verified: [...]           # every release it passed on then (optional)
 
 :func:`supported` reads it (hooks and templates can read ``config.extra.torch`` as
 well), :func:`range_sentence` is how pages state it, and :func:`range_problems`
@@ -43,10 +44,12 @@ def pinned(root: Path = ROOT) -> str:
 def range_sentence(root: Path = ROOT) -> str:
     """The sentence that states the range on a page (the home page carries it)."""
     r = supported(root)
+    ran = r.get("verified") or [r.get("oldest"), pinned(root), r.get("newest_verified")]
+    ran = ", ".join(ran[:-1]) + " and " + ran[-1]
     return (
         f"Supported torch releases: {r.get('oldest')} to {r.get('newest_verified')}: "
-        f"every example printed what its page says on torch {r.get('oldest')}, "
-        f"{pinned(root)} and {r.get('newest_verified')} when this range was last set; "
+        f"every example printed what its page says on torch {ran} "
+        "when this range was last set; "
         "one that uses what only a newer release has says under its block which release "
         'it needs ("Needs torch 2.13 or newer") and is skipped, with that reason, on '
         "the older ones."

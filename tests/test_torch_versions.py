@@ -15,7 +15,7 @@ from sitelib.site.torch_range import WORKFLOW, range_problems, range_sentence, s
 
 
 def test_range_pin_home_page_and_workflow_agree() -> None:
-    assert set(supported()) == {"oldest", "newest_verified"}
+    assert set(supported()) <= {"oldest", "newest_verified", "verified"}
     problems = range_problems()
     assert not problems, "\n".join(problems)
 
@@ -39,6 +39,11 @@ def test_range_check_catches_each_disagreement(tmp_path: Path) -> None:
     assert range_problems(root) == [
         "mkdocs.yml: extra.torch.oldest must be a release like 2.7.0, not 2.7"
     ]
+    (root / "mkdocs.yml").write_text(config.replace('"2.13.0", ', "", 1))
+    assert range_problems(root)[0] == (
+        "mkdocs.yml: extra.torch.verified leaves out 2.13.0: list every release "
+        "make test-torch passed on, the range's ends and the pin among them"
+    )
     (root / "mkdocs.yml").write_text(config)
     home = root / "docs" / "index.md"
     home.write_text(home.read_text("utf-8").replace(range_sentence(root), "Any torch will do."))

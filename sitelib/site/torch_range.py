@@ -80,6 +80,12 @@ def range_problems(root: Path = ROOT) -> list[str]:
             f"mkdocs.yml: extra.torch says {oldest} to {newest}, "
             f"but requirements.lock pins torch {pin}, outside that range"
         )
+    missing = [v for v in (oldest, pin, newest) if v not in r.get("verified", [v])]
+    if missing:
+        problems.append(
+            f"mkdocs.yml: extra.torch.verified leaves out {', '.join(missing)}: list every "
+            "release make test-torch passed on, the range's ends and the pin among them"
+        )
     if range_sentence(root) not in (root / "docs" / "index.md").read_text("utf-8"):
         problems.append(f"docs/index.md: does not state the range: {range_sentence(root)}")
     workflow = root / WORKFLOW

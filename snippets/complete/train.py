@@ -51,6 +51,7 @@ def parse_args(argv=None):
     add("--compile", action="store_true", help="torch.compile the model")
     add("--compile-backend", default="inductor")
     add("--fsdp", action="store_true", help="FSDP2 instead of DDP")
+    add("--device", help="cpu, cuda, ...; default: the accelerator")
     add("--dropout", type=float, default=0.1)
     add("--seed", type=int, default=0)
     add("--log-every", type=int, default=20)
@@ -62,9 +63,12 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
-torch.manual_seed(0)
-accelerator = torch.accelerator.current_accelerator(check_available=True)
-device = accelerator or torch.device("cpu")
+def pick_device(name):
+    """--device, else the accelerator if there is one, else the CPU."""
+    if name:
+        return torch.device(name)
+    found = torch.accelerator.current_accelerator(check_available=True)
+    return found or torch.device("cpu")
 
 
 def init_distributed(device):
@@ -106,6 +110,20 @@ def make_model(dropout):
     )
 
 
+def is_fsdp_unit(module):
+    """The modules FSDP2 shards on their own (the root takes the rest):
+    for a transformer, its blocks."""
+    return isinstance(module, nn.Linear)
+
+
+def check_optimizer(optimizer, net):
+    """An optimizer built before fully_shard holds the parameters it
+    replaced, and would train nothing without an error."""
+    held = {id(p) for g in optimizer.param_groups for p in g["params"]}
+    if not held <= {id(p) for p in net.parameters()}:
+        raise SystemExit("build the optimizer after fully_shard")
+
+
 def make_optimizer(net, args):
     """AdamW; matrices decay, biases and norm weights do not."""
     params = [p for p in net.parameters() if p.requires_grad]
@@ -126,7 +144,7 @@ def lr_factor(step, args):
     return 0.1 + 0.45 * (1 + math.cos(math.pi * progress))
 
 
-def rng_states():
+def rng_states(device):
     states = {"cpu": torch.get_rng_state(), "python": random.getstate()}
     if device.type != "cpu":
         module = torch.get_device_module(device)
@@ -134,7 +152,7 @@ def rng_states():
     return states  # add numpy.random.get_state() if you use numpy
 
 
-def set_rng_states(states):
+def set_rng_states(states, device):
     torch.set_rng_state(states["cpu"])
     random.setstate(states["python"])
     if device.type != "cpu":
@@ -163,7 +181,7 @@ def save_checkpoint(path, state, net, optimizer, args, rank, world):
     else:
         state["model"] = net.state_dict()
         state["optimizer"] = optimizer.state_dict()
-    state["rng"] = gather(rng_states(), world)  # each rank's own
+    state["rng"] = gather(rng_states(args.device), world)  # each rank's own
     if rank == 0:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         torch.save(state, path + ".tmp")
@@ -190,12 +208,12 @@ def load_checkpoint(path, net, optimizer, args, rank, world):
         optimizer.load_state_dict(ckpt["optimizer"])
     if len(ckpt["rng"]) != world:
         raise SystemExit(f"{path} has {len(ckpt['rng'])} ranks' RNG states")
-    set_rng_states(ckpt["rng"][rank])
+    set_rng_states(ckpt["rng"][rank], args.device)
     return ckpt
 
 
 @torch.no_grad()
-def evaluate(model, loader, autocast):
+def evaluate(model, loader, autocast, device):
     """Mean loss and accuracy over every rank's share of the data."""
     model.eval()  # dropout off
     totals = torch.zeros(3, device=device)  # loss sum, correct, count
@@ -214,15 +232,17 @@ def evaluate(model, loader, autocast):
 
 
 def main(argv=None):
-    global device
     args = parse_args(argv)
-    device, rank, world = init_distributed(device)
+    if args.fsdp and "RANK" not in os.environ:
+        raise SystemExit("--fsdp needs torchrun --nproc-per-node N")
+    device, rank, world = init_distributed(pick_device(args.device))
+    args.device = device  # this rank's
     torch.manual_seed(args.seed)  # the same initial weights on every rank
     net = make_model(args.dropout).to(device)
     ddp = None
     if args.fsdp:
-        fully_shard(net[0])
-        fully_shard(net[4])
+        for unit in [m for m in net.modules() if is_fsdp_unit(m)]:
+            fully_shard(unit)
         fully_shard(net)  # the rest: LayerNorm
         model = net
     elif world > 1:
@@ -246,6 +266,7 @@ def main(argv=None):
     val_loader = DataLoader(val_set, 256, sampler=val_sampler)
 
     optimizer = make_optimizer(net, args)
+    check_optimizer(optimizer, net)
     scheduler = LambdaLR(optimizer, lambda step: lr_factor(step, args))
     dtype = DTYPES[args.precision]
     autocast = torch.autocast(device.type, dtype, enabled=dtype is not None)
@@ -318,14 +339,15 @@ def main(argv=None):
             path = os.path.join(args.ckpt_dir, f"step{step}.pt")
             save_checkpoint(path, state, net, optimizer, args, rank, world)
 
-    params = [p.detach() for p in net.parameters()]
-    if args.fsdp:  # every rank takes part in gathering the shards
-        params = [p.full_tensor() for p in params]
-    flat = torch.cat([p.float().reshape(-1) for p in params]).cpu()
-    val_loss, accuracy = evaluate(model, val_loader, autocast)
+    val_loss, accuracy = evaluate(model, val_loader, autocast, device)
     if rank == 0:
         print(f"eval | loss {val_loss:.3f} | accuracy {accuracy:.3f}")
-    per_rank = gather((skipped, flat.tolist()), world)
+    if args.report_json:  # every weight, on every rank: for the tests only
+        params = [p.detach() for p in net.parameters()]
+        if args.fsdp:  # every rank takes part in gathering the shards
+            params = [p.full_tensor() for p in params]
+        flat = torch.cat([p.float().reshape(-1) for p in params]).cpu()
+        per_rank = gather((skipped, flat.tolist()), world)
     if rank == 0 and args.report_json:
         report = {
             "losses": losses,

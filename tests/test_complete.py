@@ -248,7 +248,7 @@ def test_selftest_unscale_after_clipping(rank_server, tmp_path: Path) -> None:
         ),
         pytest.param(
             "fp32",
-            '    set_rng_states(ckpt["rng"][rank])\n',
+            '    set_rng_states(ckpt["rng"][rank], args.device)\n',
             "",
             r"the parameters differ by up to",
             id="without-rng",
@@ -379,7 +379,7 @@ def test_excerpts_are_labelled_ranges_of_whole_statements() -> None:
 
 
 def test_selftest_excerpt_check(tmp_path: Path) -> None:
-    cases = [("70–81", "70:80"), ("72–80", "72:80"), ("198–213", "198:213"), ("180–194", "180:194")]
+    cases = [("74–85", "74:84"), ("76–84", "76:84"), ("216–231", "216:231"), ("198–212", "198:212")]
     page = tmp_path / "page.md"
     page.write_text(
         "".join(
@@ -389,12 +389,12 @@ def test_selftest_excerpt_check(tmp_path: Path) -> None:
         "utf-8",
     )
     assert excerpt_problems(page) == [
-        f"{page}:1: the excerpt is labelled 'train.py, lines 70–81', not 'train.py, lines 70–80'",
-        f"{page}:5: line 72 of complete/train.py starts no statement",
-        f"{page}:5: lines 72-80 cut the statement on lines 71-72 of complete/train.py",
-        f"{page}:9: line 198 of complete/train.py starts no statement",  # its decorator: 197
-        f"{page}:13: line 180 of complete/train.py starts no statement",
-        f"{page}:13: lines 180-194 cut the statement on lines 179-181 of complete/train.py",
+        f"{page}:1: the excerpt is labelled 'train.py, lines 74–85', not 'train.py, lines 74–84'",
+        f"{page}:5: line 76 of complete/train.py starts no statement",
+        f"{page}:5: lines 76-84 cut the statement on lines 75-76 of complete/train.py",
+        f"{page}:9: line 216 of complete/train.py starts no statement",  # its decorator: 215
+        f"{page}:13: line 198 of complete/train.py starts no statement",
+        f"{page}:13: lines 198-212 cut the statement on lines 197-199 of complete/train.py",
     ]
 
 
@@ -415,11 +415,11 @@ def test_excerpts_render_their_lines(built_site) -> None:
 
 
 def test_selftest_rendered_excerpt_check() -> None:
-    html = '<span class="filename">train.py, lines 70–80</span><pre><code>def other():</code>'
+    html = '<span class="filename">train.py, lines 66–84</span><pre><code>def other():</code>'
     problems = rendered_excerpt_problems(PAGE, html)
     assert problems[0] == (
         f"{PAGE.relative_to(ROOT).as_posix()}:"
-        f"{excerpts(PAGE)[0].line}: the block labelled 'train.py, lines 70–80' shows other "
+        f"{excerpts(PAGE)[0].line}: the block labelled 'train.py, lines 66–84' shows other "
         "text than those lines"
     )
 

@@ -339,15 +339,15 @@ def main(argv=None):
             path = os.path.join(args.ckpt_dir, f"step{step}.pt")
             save_checkpoint(path, state, net, optimizer, args, rank, world)
 
-    val_loss, accuracy = evaluate(model, val_loader, autocast, device)
-    if rank == 0:
-        print(f"eval | loss {val_loss:.3f} | accuracy {accuracy:.3f}")
     if args.report_json:  # every weight, on every rank: for the tests only
         params = [p.detach() for p in net.parameters()]
-        if args.fsdp:  # every rank takes part in gathering the shards
+        if args.fsdp:  # while sharded: evaluating unshards the root's
             params = [p.full_tensor() for p in params]
         flat = torch.cat([p.float().reshape(-1) for p in params]).cpu()
         per_rank = gather((skipped, flat.tolist()), world)
+    val_loss, accuracy = evaluate(model, val_loader, autocast, device)
+    if rank == 0:
+        print(f"eval | loss {val_loss:.3f} | accuracy {accuracy:.3f}")
     if rank == 0 and args.report_json:
         report = {
             "losses": losses,

@@ -379,7 +379,7 @@ def test_excerpts_are_labelled_ranges_of_whole_statements() -> None:
 
 
 def test_selftest_excerpt_check(tmp_path: Path) -> None:
-    cases = [("74–85", "74:84"), ("76–84", "76:84"), ("216–231", "216:231"), ("198–212", "198:212")]
+    cases = [("77–88", "77:87"), ("79–87", "79:87"), ("219–234", "219:234"), ("201–215", "201:215")]
     page = tmp_path / "page.md"
     page.write_text(
         "".join(
@@ -389,12 +389,12 @@ def test_selftest_excerpt_check(tmp_path: Path) -> None:
         "utf-8",
     )
     assert excerpt_problems(page) == [
-        f"{page}:1: the excerpt is labelled 'train.py, lines 74–85', not 'train.py, lines 74–84'",
-        f"{page}:5: line 76 of complete/train.py starts no statement",
-        f"{page}:5: lines 76-84 cut the statement on lines 75-76 of complete/train.py",
-        f"{page}:9: line 216 of complete/train.py starts no statement",  # its decorator: 215
-        f"{page}:13: line 198 of complete/train.py starts no statement",
-        f"{page}:13: lines 198-212 cut the statement on lines 197-199 of complete/train.py",
+        f"{page}:1: the excerpt is labelled 'train.py, lines 77–88', not 'train.py, lines 77–87'",
+        f"{page}:5: line 79 of complete/train.py starts no statement",
+        f"{page}:5: lines 79-87 cut the statement on lines 78-79 of complete/train.py",
+        f"{page}:9: line 219 of complete/train.py starts no statement",  # its decorator: 218
+        f"{page}:13: line 201 of complete/train.py starts no statement",
+        f"{page}:13: lines 201-215 cut the statement on lines 200-202 of complete/train.py",
     ]
 
 
@@ -415,11 +415,11 @@ def test_excerpts_render_their_lines(built_site) -> None:
 
 
 def test_selftest_rendered_excerpt_check() -> None:
-    html = '<span class="filename">train.py, lines 66–84</span><pre><code>def other():</code>'
+    html = '<span class="filename">train.py, lines 66–87</span><pre><code>def other():</code>'
     problems = rendered_excerpt_problems(PAGE, html)
     assert problems[0] == (
         f"{PAGE.relative_to(ROOT).as_posix()}:"
-        f"{excerpts(PAGE)[0].line}: the block labelled 'train.py, lines 66–84' shows other "
+        f"{excerpts(PAGE)[0].line}: the block labelled 'train.py, lines 66–87' shows other "
         "text than those lines"
     )
 

@@ -571,7 +571,9 @@ def test_output_inside_a_function_body_fails_unless_marked(eval_example: EvalExa
 
 def test_snippet_without_the_device_idiom_is_reported() -> None:
     """The idiom is two consecutive lines; code-annotation markers may follow them
-    (annotated_idiom.py passes). The old one-line form, the two lines apart, and
+    (annotated_idiom.py passes), and a ``# script:`` may have them in a function, its
+    first line wrapped (script_idiom_in_main.py passes). The old one-line form, the
+    two lines apart, an example's idiom inside a function, and
     torch.cuda.is_available() are each reported."""
     assert DEVICE_IDIOM.splitlines() == [
         "accelerator = torch.accelerator.current_accelerator(check_available=True)",
@@ -580,6 +582,7 @@ def test_snippet_without_the_device_idiom_is_reported() -> None:
     idiom = ": does not pick its device with the site's idiom, these two lines:\n" + DEVICE_IDIOM
     assert device_idiom_problems(FIXTURES / "device_idiom") == [
         "snippets/chapter/cuda_is_available.py:3" + idiom,
+        "snippets/chapter/idiom_in_a_function.py:6" + idiom,
         "snippets/chapter/idiom_lines_apart.py:7" + idiom,
         "snippets/chapter/one_line_idiom.py:4" + idiom,
     ]

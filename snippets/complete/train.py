@@ -67,8 +67,11 @@ def pick_device(name):
     """--device, else the accelerator if there is one, else the CPU."""
     if name:
         return torch.device(name)
-    found = torch.accelerator.current_accelerator(check_available=True)
-    return found or torch.device("cpu")
+    accelerator = torch.accelerator.current_accelerator(
+        check_available=True
+    )
+    device = accelerator or torch.device("cpu")
+    return device
 
 
 def init_distributed(device):

@@ -45,8 +45,10 @@ def test_importing_train_changes_nothing() -> None:
 def test_selftest_import_side_effects(tmp_path: Path) -> None:
     seeded = tmp_path / "seeded.py"
     seeded.write_text("import torch\ntorch.manual_seed(0)\ndevice = torch.device('cpu')\n")
-    torch.manual_seed(1234)
-    assert import_side_effects(seeded) == [
+    with torch.random.fork_rng():  # the other tests keep this process's generator
+        torch.manual_seed(1234)
+        problems = import_side_effects(seeded)
+    assert problems == [
         "seeded.py: importing it reseeds torch's generator",
         "seeded.py: a module-level device, chosen at import",
     ]

@@ -44,8 +44,8 @@ def pinned(root: Path = ROOT) -> str:
 def range_sentence(root: Path = ROOT) -> str:
     """The sentence that states the range on a page (the home page carries it)."""
     r = supported(root)
-    ran = r.get("verified") or [r.get("oldest"), pinned(root), r.get("newest_verified")]
-    ran = ", ".join(ran[:-1]) + " and " + ran[-1]
+    releases = r.get("verified") or [r.get("oldest"), pinned(root), r.get("newest_verified")]
+    ran = ", ".join(releases[:-1]) + " and " + releases[-1]
     return (
         f"Supported torch releases: {r.get('oldest')} to {r.get('newest_verified')}: "
         f"every example printed what its page says on torch {ran} "

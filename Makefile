@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # Material prints an end-of-life notice for MkDocs 2; we stay on MkDocs 1.6 (CONTRIBUTING.md, "Adding a chapter").
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-torch test-complete test-launch check update check-page build bench lighthouse notebooks lock clean FORCE
+.PHONY: serve test test-torch test-complete test-launch check update check-page prose build bench lighthouse notebooks lock clean FORCE
 # Where each run of the checks leaves its verification record, and the build reads
 # them (sitelib/site/records.py; mkdocs.yml, extra.records).
 RECORDS ?= .records
@@ -128,6 +128,11 @@ RUNS ?= 10
 test-launch: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_launch.py -k under_torchrun \
 	  --launch-runs $(RUNS) $(PYTEST_ARGS)
+
+# Every rule of the prose for one page or several (PAGE=docs/x.md; every chapter page by
+# default): the sentence table, then each problem, naming page and line (tools/prose.py).
+prose: $(STAMP)
+	$(BIN)/python tools/prose.py $(PAGE)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

@@ -10,7 +10,20 @@ carries a marker that says why no example is needed::
 
     <!-- release: history, from torch's release notes; older than the range -->
 
-The reason is required. ``hooks/releases.py`` runs :func:`release_problems` on every
+Where behaviour differs between releases, a section says so in a **Versions box**, a
+small table of release ranges, rather than in its sentences::
+
+    !!! versions "Versions"
+        | torch | what it does |
+        | --- | --- |
+        | 2.10 to 2.14 | ... |
+        | 2.15 and newer | ... |
+
+        <!-- release: read in each release's source -->
+
+The box is one unit: backed by its section's example or by its own marker.
+
+The reason is required. ``hooks/prose.py`` runs :func:`release_problems` on every
 page, so a page that names a release with neither fails the build, naming the page
 and the line; ``tests/test_site.py`` self-tests it on "new in 2.14" alone.
 """
@@ -34,6 +47,9 @@ MENTION = re.compile(
 )
 MARKER = re.compile(r"<!--\s*release:\s*(?P<why>.*?)\s*-->", re.S)
 HEADING = re.compile(r"^#{1,6}\s")
+# A "Versions" box: a small table of release ranges and what each does, checked as one
+# unit (its marker, if any, is a paragraph of its own inside the box).
+VERSIONS = re.compile(r"^[!?]{3}\+?\s+versions\b")
 LINK_TARGET = re.compile(r"\]\([^)]*\)|https?://\S+")
 
 
@@ -62,13 +78,23 @@ def release_problems(markdown: str, page: str, snippets: Path) -> list[str]:
     sections = _sections(seen)  # headings in prose only: a fence's "# comment" is none
     problems = []
     paragraph: list[int] = []
+    box = False  # inside a Versions box: one unit, across its blank lines
     for i in range(len(lines) + 1):
-        if i < len(lines) and lines[i].strip():
+        line = lines[i] if i < len(lines) else ""
+        if box and (not line.strip() or line.startswith(("    ", "\t"))) and i < len(lines):
+            paragraph.append(i)
+            continue
+        if VERSIONS.match(line) and i < len(lines):
+            if paragraph:
+                problems += _paragraph_problems(paragraph, lines, seen, sections, page, snippets)
+            paragraph, box = [i], True
+            continue
+        if line.strip() and not box:
             paragraph.append(i)
             continue
         if paragraph:
             problems += _paragraph_problems(paragraph, lines, seen, sections, page, snippets)
-        paragraph = []
+        paragraph, box = ([i] if line.strip() else []), False
     return problems
 
 

@@ -32,6 +32,15 @@ VARY = {
         "nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10)",
     ),
     "compile/recompile_curve.py": ("[32, 16, 8, 24, 12, 40, 4]", "[32, 16, 16, 8, 8, 4, 4]"),
+    # What a step communicates: the sizes of the layers, not the seed, decide it.
+    "distributed/ddp_step_collectives.py": (
+        "Linear(4, 8), nn.ReLU(), nn.Linear(8,",
+        "Linear(4, 6), nn.ReLU(), nn.Linear(6,",
+    ),
+    "distributed/fsdp2_step_collectives.py": (
+        "Linear(4, 8), nn.ReLU(), nn.Linear(8,",
+        "Linear(4, 6), nn.ReLU(), nn.Linear(6,",
+    ),
 }
 
 
@@ -76,6 +85,8 @@ def test_the_chapters_have_plots() -> None:
         "zeroing_accumulation/zeroing_curve.py",
         "compile/recompile_curve.py",
         "distributed/ddp_gradients_plot.py",
+        "distributed/ddp_step_collectives.py",
+        "distributed/fsdp2_step_collectives.py",
     } <= {d.snippet for _, _, d in DIRECTIVES}
 
 
@@ -159,6 +170,10 @@ def page(directive_yaml: str) -> str:
         ("snippet: chapter/curve.py\ncaption: c\nshows: [one.mean]", r"'mean' is not one of"),
         ("snippet: chapter/curve.py\ncaption: c\nshows: one.first", r"shows: a list"),
         ("snippet: chapter/gone.py\ncaption: c", r"snippets/chapter/gone.py does not exist"),
+        (  # a multi-process example runs under torchrun: a rank that fails is named
+            "snippet: chapter/launched_raises.py\ncaption: c",
+            r"its run under torchrun exited 1:(.|\n)*ValueError: rank 1 cannot draw",
+        ),
         ("snippet: chapter/curve.py\nvar: x\ncaption: c", r"unknown key\(s\) var"),
     ],
 )

@@ -152,7 +152,7 @@ def rng_states(device):
     if device.type != "cpu":
         module = torch.get_device_module(device)
         states[device.type] = module.get_rng_state()
-    return states  # add numpy.random.get_state() if you use numpy
+    return states  # numpy's state too? Save its array as a tensor.
 
 
 def set_rng_states(states, device):

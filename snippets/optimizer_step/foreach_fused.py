@@ -31,10 +31,14 @@ for name, implementation in choices.items():
         optimizer.step()
     nets[name] = torch.nn.utils.parameters_to_vector(net.parameters())
 
-# Left unset, both are decided at the first step() (see the text):
-default = torch.optim.AdamW(model.parameters())
-print(default.defaults["foreach"], default.defaults["fused"])
-#> None None
+# Left unset, both stay None: every step() decides again, stores nothing.
+net = copy.deepcopy(model)
+default = torch.optim.AdamW(net.parameters(), lr=1e-2)
+nn.functional.cross_entropy(net(x), y).backward()
+default.step()
+group = default.param_groups[0]
+print("after a step:", group["foreach"], group["fused"])
+#> after a step: None None
 for name in ("foreach", "fused"):
     close = torch.allclose(nets[name], nets["for-loop"], atol=1e-5)
     print(f"{name} == for-loop (atol 1e-5): {close}")

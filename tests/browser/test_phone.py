@@ -1,5 +1,6 @@
 """Nothing is hidden without a way to reach it, at 1280 px and on a 390 px phone: a
-box that scrolls sideways shows that it does; no copy button covers code; no heading
+box that scrolls sideways shows that it does; printed output wraps on a phone, so it
+reads without scrolling; no copy button covers code; no heading
 leaves an empty line under its text; punctuation after an inline formula stays on
 its line; a figure too wide for the screen fits it with labels of at least 11 px or
 opens full size with one tap (docs/assets/figures.js)."""
@@ -14,6 +15,7 @@ COVERED_CODE = (PROBES / "covered_code.js").read_text("utf-8")
 HEADING_GAPS = (PROBES / "heading_gaps.js").read_text("utf-8")
 MATH_PUNCTUATION = (PROBES / "math_punctuation.js").read_text("utf-8")
 FIGURE_SIZE = (PROBES / "figure_size.js").read_text("utf-8")
+OUTPUT_REFLOW = (PROBES / "output_reflow.js").read_text("utf-8")
 SMALLEST_LABEL = 11  # px
 
 
@@ -41,6 +43,15 @@ def page_check_boxes_phone(tab, path: str) -> list[str]:
 
 
 page_check_boxes_phone.width = 390
+
+
+def page_check_output_phone(tab, path: str) -> list[str]:
+    """Printed output reads on a phone without scrolling sideways: it wraps at the
+    block's edge (the code above it may still scroll)."""
+    return _named(path, "390", tab.page.evaluate(OUTPUT_REFLOW))
+
+
+page_check_output_phone.width = 390
 
 
 def page_check_figures_phone(tab, path: str) -> tuple[int, list[str]]:
@@ -87,6 +98,10 @@ def test_nothing_is_hidden_without_a_way_to_reach_it(tour) -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_printed_output_reads_on_a_phone_without_scrolling(tour) -> None:
+    assert not tour.problems["output_phone"], "\n".join(tour.problems["output_phone"])
+
+
 def test_figures_fit_a_phone_or_open_full_size(tour) -> None:
     seen = sum(n for (check, _), n in tour.counts.items() if check == "figures_phone")
     if "memory/" in tour.pages:
@@ -119,6 +134,14 @@ def test_phone_checks_catch_a_broken_page(fixture_page) -> None:
         })"""
     )
     assert not any("after the formula" in p for p in page_check_boxes_phone(tab, "phone.html"))
+    (output,) = page_check_output_phone(tab, "phone.html")
+    assert output.startswith(f'{where}output.py: the output "#> ddp_model.module(x)'), output
+    # The site's fix (extra.css): output wraps at the block's visible width.
+    tab.page.add_style_tag(
+        content='span[id^="__span"]:has(> .go) { display: block; white-space: pre-wrap; '
+        "overflow-wrap: anywhere; position: sticky; left: 0; }"
+    )
+    assert page_check_output_phone(tab, "phone.html") == []
     count, figures = page_check_figures_phone(tab, "phone.html")
     assert count == 2, count
     assert any("figure 1: labels drawn at" in p and "no button" in p for p in figures), figures

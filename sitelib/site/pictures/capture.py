@@ -52,7 +52,7 @@ def _roots(names: tuple[str, ...], scope: dict[str, Any], when: str):
 
 
 @contextlib.contextmanager
-def _as_pasted() -> Iterator[None]:
+def as_pasted() -> Iterator[None]:
     """Run on the CPU (the device idiom is made to pick it), so that the pictures are
     the same on every build machine: on CUDA a few nodes differ, dropout's for one.
     The snippet runs inside the build's process: torch's global switches that it may
@@ -114,7 +114,7 @@ def run_snippet(path: Path, directive: Directive, visit: Visitor) -> list[Any]:
     stdout = io.StringIO()
     patches = contextlib.ExitStack()
     with patches:
-        patches.enter_context(_as_pasted())
+        patches.enter_context(as_pasted())
         patches.enter_context(contextlib.redirect_stdout(stdout))
         if directive.backward:
             patches.enter_context(mock.patch.object(torch.autograd, "backward", backward))

@@ -15,7 +15,9 @@ for several series, text under 11 px at 390 px, or a colour the site does not th
 :func:`shows_problems` compares the data with the numbers the snippet's ``#>`` lines
 print; :func:`alt_text` says the figure in words, with the values a reader reads off
 it. What a run drew is cached under ``.cache/plots/``, keyed by the snippet's source,
-the torch and matplotlib releases and this module's source.
+the torch and matplotlib releases and this module's source. A multi-process example
+(``# launch:``) is run under the real ``torchrun``, and its rank 0 draws
+(:mod:`sitelib.site.pictures.launched`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ import hashlib
 import io
 import json
 import math
+import os
 import re
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
@@ -35,7 +41,7 @@ from unittest import mock
 from sitelib.site.layout import ROOT
 from sitelib.site.pictures.capture import run_snippet
 from sitelib.site.pictures.directive import DrawingError, PlotDirective
-from sitelib.site.snippets import expected_output
+from sitelib.site.snippets import expected_output, launch_command, launch_ranks
 
 CACHE = ROOT / ".cache" / "plots"
 SALT = "training-step-docs"  # svg.hashsalt: the same ids on every run
@@ -75,7 +81,7 @@ NUMBER = re.compile(
 
 # -- running the snippet ------------------------------------------------------------------
 @contextlib.contextmanager
-def _matplotlib_headless(figures: list[Any]) -> Iterator[None]:
+def matplotlib_headless(figures: list[Any]) -> Iterator[None]:
     """Agg and the site's rc settings; ``plt.show()`` hands the open figures over and
     closes them (on Agg it would do nothing)."""
     import matplotlib
@@ -96,10 +102,32 @@ def _matplotlib_headless(figures: list[Any]) -> Iterator[None]:
 
 
 def _run(path: Path, directive: PlotDirective) -> list[dict[str, Any]]:
+    if launch_command(path.read_text("utf-8")):
+        return _run_launched(path)
     figures: list[dict[str, Any]] = []
-    with _matplotlib_headless(figures):
+    with matplotlib_headless(figures):
         run_snippet(path, directive, lambda roots, scope: None)
     return figures
+
+
+def _run_launched(path: Path) -> list[dict[str, Any]]:
+    """A multi-process example's figures, from its real run under ``torchrun``: each
+    rank runs through :mod:`sitelib.site.pictures.launched`, and rank 0 writes what it
+    showed."""
+    ranks = launch_ranks(launch_command(path.read_text("utf-8")))
+    with tempfile.TemporaryDirectory(prefix="launched-plot-") as tmp:
+        out = Path(tmp) / "figures.json"
+        args = [sys.executable, "-m", "torch.distributed.run", "--standalone"]
+        args += ["--nproc-per-node", str(ranks), "--log-dir", tmp, "--redirects", "3"]
+        args += ["-m", "sitelib.site.pictures.launched", str(path.resolve()), str(out)]
+        env = dict(os.environ, GLOO_SOCKET_IFNAME="lo", CUDA_VISIBLE_DEVICES="")
+        done = subprocess.run(args, cwd=tmp, env=env, capture_output=True, text=True)
+        if done.returncode != 0 or not out.is_file():
+            logs = sorted(Path(tmp).rglob("stderr.log"))
+            said = "\n".join(log.read_text("utf-8") for log in logs) or done.stderr
+            tail = "\n".join(said.strip().splitlines()[-6:])
+            raise DrawingError(f"its run under torchrun exited {done.returncode}:\n{tail}")
+        return json.loads(out.read_text("utf-8"))
 
 
 def cache_key(path: Path) -> str:
@@ -108,6 +136,7 @@ def cache_key(path: Path) -> str:
         version("torch").encode(),
         version("matplotlib").encode(),
         Path(__file__).read_bytes(),
+        Path(__file__).with_name("launched.py").read_bytes(),
     ]
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:32]
 

@@ -12,7 +12,7 @@ its verification record (:mod:`sitelib.site.records`: the devices and torch rele
 its examples last passed on, read from ``extra.records``; none read: "no recorded
 runs"; a release outside the supported range is shown apart, with an INFO line in
 the build's log, so that a newer release's weekly run cannot fail a ``--strict``
-build); on its first page, where the headings that moved to its sub-pages went
+build); on each page, where the headings that moved to its other pages went
 (:mod:`sitelib.site.anchors`: an old link ``/memory/#a-moved-heading`` still
 arrives). ``overrides/partials/content.html`` draws the header under the title and
 the footer at the end. A chapter page's own ``# Title`` is left out of
@@ -179,14 +179,17 @@ def on_page_context(context, page, config, nav):
             else None,
             "ask": f"{config['repo_url'].rstrip('/')}/issues/new?{ask}",
             "record": _record(chapter, config),
+            # A heading that moved to another page of the chapter: its old link still
+            # arrives (any page of the chapter, the first since the split into parts,
+            # the others since sections moved between parts).
             "moved": {
-                anchor: get_relative_url(pages[sub].url, page.url)
-                for anchor, sub in moved_anchors(
-                    chapter["pages"][0], chapter["pages"][1:], HEADING_IDS
+                anchor: get_relative_url(pages[other].url, page.url)
+                for anchor, other in moved_anchors(
+                    page.file.src_uri,
+                    [p for p in chapter["pages"] if p != page.file.src_uri],
+                    HEADING_IDS,
                 ).items()
-            }
-            if part == 1
-            else {},
+            },
         }
     elif page.file.src_uri == "index.md":
         page.meta["chapters"] = [

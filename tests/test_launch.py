@@ -189,5 +189,14 @@ def test_torchrun_check_names_a_crash_at_exit_and_a_hang(tmp_path: Path) -> None
         "hangs_at_exit.py: run 1 under torchrun: did not finish within 10 s "
         "(killed, with every rank)"
     ], hangs
-    left = [p.cmdline() for p in psutil.process_iter() if p.pid not in before]
+    left = [_command(p) for p in psutil.process_iter() if p.pid not in before]
     assert not [c for c in left if any("hangs_at_exit" in part for part in c)], left
+
+
+def _command(process: psutil.Process) -> list[str]:
+    """A process's command line; none for one that ended meanwhile or is a zombie (it
+    runs nothing): other programs on the machine start and end processes too."""
+    try:
+        return process.cmdline()
+    except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+        return []

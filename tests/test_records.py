@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 from sitelib.check.report import RunReport
 from sitelib.site import records
-from sitelib.site.layout import ROOT, fixture_project, html_text, mkdocs_build
+from sitelib.site.layout import ROOT, fixture_project, html_text, load_config, mkdocs_build
 from sitelib.site.snippets import TorchRange
 
 FIXTURE = ROOT / "tests" / "fixtures" / "records"
@@ -72,7 +72,19 @@ def _page(site: Path) -> str:
 
 
 def _record_line(page: str) -> str:
-    return html_text(re.search(r'<p class="verification-record">(.*?)</p>', page, re.S)[1])
+    """What the header says was run (the supported range beside it left out)."""
+    line = re.search(r'<p class="verification-record">(.*?)</p>', page, re.S)[1]
+    return html_text(re.sub(r'<span class="supported-range">.*?</span>', "", line))
+
+
+def test_the_header_names_the_supported_range(tmp_path: Path) -> None:
+    """Beside what ran, the header names the range the site supports, from mkdocs.yml."""
+    project = fixture_project(tmp_path / "project", FIXTURE)
+    result = mkdocs_build(project, tmp_path / "site", env=dict(os.environ, SITE_RECORDS=""))
+    assert result.returncode == 0, result.stderr[-2000:]
+    torch = load_config(project)["extra"]["torch"]
+    line = re.search(r'<p class="verification-record">(.*?)</p>', _page(tmp_path / "site"), re.S)
+    assert f"supported: torch {torch['oldest']} to {torch['newest_verified']}" in html_text(line[1])
 
 
 def test_the_build_shows_what_ran_and_only_that(tmp_path: Path) -> None:

@@ -7,6 +7,12 @@ import torch.distributed as dist
 from torch import nn
 from torch.distributed.fsdp import fully_shard
 
+# The collectives, by the names the profiler gives their calls.
+KINDS = {
+    "c10d::_allgather_base_": "all-gather",
+    "c10d::_reduce_scatter_base_": "reduce-scatter",
+}
+
 
 def init_distributed(device):
     """Join the process group torchrun describes; on an accelerator,
@@ -26,11 +32,21 @@ def padded(p):
     return -(-p.shape[0] // n) * n * (p.numel() // p.shape[0])
 
 
-# The collectives, by the names the profiler gives their calls.
-KINDS = {
-    "c10d::_allgather_base_": "all-gather",
-    "c10d::_reduce_scatter_base_": "reduce-scatter",
-}
+def draw(calls, layer):
+    """One bar per collective, in order, coloured by kind."""
+    for kind, colour in (("all-gather", "C0"), ("reduce-scatter", "C1")):
+        at = [i for i, c in enumerate(calls) if c[1] == kind]
+        plt.bar(at, [calls[i][2] for i in at], color=colour, label=kind)
+    plt.xticks(range(len(calls)), [layer[c[2]][5:] for c in calls])
+    forward = sum(c[0] == "forward" for c in calls)
+    plt.axvline(forward - 0.5, color="black", ls="--", label="forward ends")
+    plt.xlabel("model[i], each collective in order")
+    plt.ylabel("values, both ranks' shards")
+    plt.ylim(0, 1.6 * max(c[2] for c in calls))
+    plt.legend(loc="upper left", ncol=2)
+    plt.show()
+
+
 torch.manual_seed(0)
 accelerator = torch.accelerator.current_accelerator(check_available=True)
 device = accelerator or torch.device("cpu")
@@ -60,7 +76,10 @@ def step():
 step()
 step()  # from the third step on, every step is alike
 cpu = [torch.profiler.ProfilerActivity.CPU]
-with torch.profiler.profile(activities=cpu, record_shapes=True) as prof:
+# acc_events=True: one cycle all the same, and torch 2.10 warns without it
+with torch.profiler.profile(
+    activities=cpu, record_shapes=True, acc_events=True
+) as prof:
     step()
 events = sorted(prof.events(), key=lambda e: e.time_range.start)
 phases = [e for e in events if e.name in ("forward", "backward", "step")]
@@ -82,17 +101,7 @@ if rank == 0:
         #> backward all-gather     model[0]: 40 values
         #> backward reduce-scatter model[2]: 36 values
         #> backward reduce-scatter model[0]: 40 values
-    for kind, colour in (("all-gather", "C0"), ("reduce-scatter", "C1")):
-        at = [i for i, c in enumerate(calls) if c[1] == kind]
-        plt.bar(at, [calls[i][2] for i in at], color=colour, label=kind)
-    plt.xticks(range(len(calls)), [layer[c[2]][5:] for c in calls])
-    forward = sum(c[0] == "forward" for c in calls)
-    plt.axvline(forward - 0.5, color="black", ls="--", label="forward ends")
-    plt.xlabel("model[i], each collective in order")
-    plt.ylabel("values, both ranks' shards")
-    plt.ylim(0, 1.6 * max(c[2] for c in calls))
-    plt.legend(loc="upper left", ncol=2)
-    plt.show()
+    draw(calls, layer)
 
 # Keep the barrier's handle (the chapter's "Shutting down" says why).
 done = dist.barrier(async_op=True)

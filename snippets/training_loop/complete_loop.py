@@ -24,7 +24,9 @@ train_loader = DataLoader(
     generator=shuffle_rng,
     num_workers=0,
 )
-val_loader = DataLoader(val_set, batch_size=64, num_workers=0)
+val_loader = DataLoader(
+    val_set, batch_size=64, num_workers=0, generator=torch.Generator()
+)
 
 model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 3))
 model = model.to(device)

@@ -9,7 +9,7 @@ device = accelerator or torch.device("cpu")
 # stays-on-cpu: X, y
 X = torch.randn(128, 20)  # X: [N, 20]
 y = torch.randint(0, 3, (128,))  # y: [N]
-loader = DataLoader(TensorDataset(X, y), batch_size=64, num_workers=0)
+loader = DataLoader(TensorDataset(X, y), 64, generator=torch.Generator())
 
 model = nn.Sequential(
     nn.Linear(20, 64), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(64, 3)

@@ -14,7 +14,8 @@ train_set = TensorDataset(X[:192], y[:192])
 train_loader = DataLoader(
     train_set, batch_size=64, shuffle=True, generator=shuffle_rng
 )
-val_loader = DataLoader(TensorDataset(X[192:], y[192:]), batch_size=64)
+val_set = TensorDataset(X[192:], y[192:])
+val_loader = DataLoader(val_set, batch_size=64, generator=torch.Generator())
 
 model = nn.Sequential(
     nn.Linear(20, 32), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(32, 2)

@@ -11,7 +11,7 @@ device = accelerator or torch.device("cpu")
 # stays-on-cpu: X, y
 X = torch.randn(256, 20)  # X: [N, 20]
 y = (X[:, :3].sum(dim=1) > 0).long()  # y: [N]
-loader = DataLoader(TensorDataset(X, y), batch_size=64, num_workers=0)
+loader = DataLoader(TensorDataset(X, y), 64, generator=torch.Generator())
 
 model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 2))
 model = model.to(device)

@@ -12,7 +12,9 @@ X = torch.randn(256, 20)  # X: [N, 20]
 y = (X @ torch.randn(20, 3)).argmax(dim=1)  # y: [N]
 noisy = torch.rand(256) < 0.2
 y[noisy] = torch.randint(0, 3, (int(noisy.sum()),))
-train_loader = DataLoader(TensorDataset(X[:96], y[:96]), batch_size=32)
+train_set = TensorDataset(X[:96], y[:96])
+loader_rng = torch.Generator()  # iter() draws from it, not torch's own
+train_loader = DataLoader(train_set, batch_size=32, generator=loader_rng)
 val_x, val_y = X[96:].to(device), y[96:].to(device)
 
 model = nn.Sequential(nn.Linear(20, 128), nn.ReLU(), nn.Linear(128, 3))

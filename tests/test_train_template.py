@@ -8,6 +8,7 @@ functions in this process, on the CPU, without a process group.
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -54,21 +55,63 @@ def test_selftest_import_side_effects(tmp_path: Path) -> None:
     ]
 
 
-def test_fsdp_without_torchrun_says_how(monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("argv", "fix"),
+    [
+        (["--fsdp"], "--fsdp needs torchrun"),
+        (["--steps", "10"], "--warmup: 0 to --steps - 1"),  # the default warmup is 10
+        (["--accum-steps", "0"], "--accum-steps must be 1 or more"),
+        (["--batch-size", "0"], "--batch-size must be 1 or more"),
+        (["--lr", "0"], "--lr must be above 0"),
+        (["--clip", "-1"], "--clip must be 0 (off) or more"),
+        (["--dropout", "1"], "--dropout must be in [0, 1)"),
+        (["--num-workers", "-1"], "--num-workers must be 0 or more"),
+        (["--eval-every", "-1"], "--eval-every must be 0 (off) or more"),
+        (["--resume", "missing.pt"], "--resume missing.pt: no such file"),
+    ],
+)
+def test_a_command_line_that_cannot_work_stops_with_the_fix(argv, fix, monkeypatch, capsys):
+    """Refused before anything runs, with argparse's usage and one line that names
+    the fix (no traceback, exit status 2)."""
     monkeypatch.delenv("RANK", raising=False)
-    with pytest.raises(SystemExit, match="--fsdp needs torchrun --nproc-per-node N"):
-        load(TRAIN).main(["--fsdp"])
+    monkeypatch.delenv("TORCHELASTIC_ERROR_FILE", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        load(TRAIN).main(argv)
+    assert stopped.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith(f": error: {fix}"), last
 
 
-def test_an_optimizer_of_replaced_parameters_is_refused() -> None:
-    """What ``fully_shard`` does to a model built before it: new parameters."""
+def test_only_rank_0_prints_the_fix_and_torchruns_report_ends_with_it(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    """Under torchrun every rank stops the same way: rank 0 prints, each rank leaves
+    the message in its error file, whose text torchrun's report shows last."""
+    error_file = tmp_path / "error.json"
+    monkeypatch.setenv("TORCHELASTIC_ERROR_FILE", str(error_file))
+    monkeypatch.setenv("RANK", "1")
+    with pytest.raises(SystemExit):
+        load(TRAIN).main(["--accum-steps", "0"])
+    assert capsys.readouterr().err == "", "rank 1 printed"
+    report = json.loads(error_file.read_text())
+    assert report["message"]["extraInfo"]["py_callstack"].endswith(
+        "error: --accum-steps must be 1 or more"
+    )
+
+
+def test_an_optimizer_of_replaced_parameters_is_refused(capsys) -> None:
+    """What ``fully_shard`` does to a model built before it: new parameters. The
+    script builds its optimizer in distribute(), after sharding; the check stops one
+    that holds the replaced parameters anyway."""
     train = load(TRAIN)
-    net = train.make_model(0.0)
-    optimizer = train.make_optimizer(net, train.parse_args([]))
+    args = train.parse_args([])
+    net = train.make_model(args)
+    optimizer = train.make_optimizer(net, args)
     train.check_optimizer(optimizer, net)  # the right order: accepted
     net[0].weight = nn.Parameter(net[0].weight.detach().clone())
-    with pytest.raises(SystemExit, match="build the optimizer after fully_shard"):
+    with pytest.raises(SystemExit):
         train.check_optimizer(optimizer, net)
+    assert "build the optimizer after fully_shard" in capsys.readouterr().err
 
 
 def test_fsdp_units_are_found_in_a_module_subclass() -> None:

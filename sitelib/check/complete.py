@@ -16,7 +16,9 @@ fences (:func:`console_blocks`); :func:`console_problems` runs them and compares
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
+import math
 import os
 import re
 import runpy
@@ -27,6 +29,7 @@ import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 from sitelib.check.launch import _stack, free_port, rank_envs, without_library_logs
 from sitelib.check.processes import Child, ProcessServer, Request
@@ -43,20 +46,77 @@ class RunFailed(AssertionError):
 
 
 def run_script(script: str, argv: str) -> None:
-    """In a forked process: ``python script *argv`` (``argv`` as JSON)."""
+    """In a forked process: ``python script *argv`` (``argv`` as JSON). With
+    ``SITELIB_COLLECTIVES`` set, the reductions each ``backward()`` ran are counted
+    (:func:`counting_collectives`)."""
     sys.argv = [script, *json.loads(argv)]
     sys.path[0] = str(Path(script).parent)
+    counts = os.environ.get("SITELIB_COLLECTIVES")
     try:
-        runpy.run_path(script, run_name="__main__")
+        with counting_collectives(counts) if counts else contextlib.nullcontext():
+            runpy.run_path(script, run_name="__main__")
     except BaseException:  # when it raised: the first rank to fail is named first
         Path(os.environ["SITELIB_FAILED_AT"]).write_text(repr(time.time()), "utf-8")
         raise
+
+
+# The collectives that reduce gradients: DDP's bucket all-reduces, FSDP2's
+# reduce-scatters (c10d's operator names, as the profiler records each call).
+REDUCTIONS = re.compile(r"^c10d::(?:allreduce|_?reduce_scatter)")
+
+
+@contextlib.contextmanager
+def counting_collectives(out: str):
+    """Count, in this rank, the reductions that run inside ``backward()``: torch's
+    profiler records every c10d call, and each backward is marked. The script reports
+    nothing of it; ``out`` gets ``{"backward": n, "reductions": m}`` as JSON."""
+    import torch
+
+    def marked(original):
+        def backward(*args, **kwargs):
+            with torch.profiler.record_function("sitelib.backward"):
+                return original(*args, **kwargs)
+
+        return backward
+
+    cpu = [torch.profiler.ProfilerActivity.CPU]
+    try:
+        with (
+            mock.patch.object(torch.Tensor, "backward", marked(torch.Tensor.backward)),
+            torch.profiler.profile(activities=cpu, acc_events=True) as prof,
+        ):
+            yield
+    finally:
+        events = prof.events()
+        spans = [e.time_range for e in events if e.name == "sitelib.backward"]
+        inside = [
+            e
+            for e in events
+            if REDUCTIONS.match(e.name)
+            and any(s.start <= e.time_range.start <= s.end for s in spans)
+        ]
+        counts = {"backward": len(spans), "reductions": len(inside)}
+        Path(out).write_text(json.dumps(counts), "utf-8")
+
+
+def adapted(section: Path, script: Path = SCRIPT) -> str:
+    """``script`` with its model-and-data section (from the line that opens it to the
+    line that opens the training step) replaced by ``section``'s text: the reader's
+    adaptation, the rest byte for byte the same."""
+    source = script.read_text("utf-8")
+    start, end = source.index(SECTION_OPENS), source.index(STEP_OPENS)
+    return source[:start] + section.read_text("utf-8") + source[end:]
+
+
+SECTION_OPENS = "# ---- Your model and data"
+STEP_OPENS = "# ---- The training step"
 
 
 @dataclass
 class Run:
     children: list[Child]
     report: dict | None  # what --report-json wrote (None without it)
+    collectives: list[dict] | None = None  # per rank, when counted
 
     @property
     def stdout(self) -> list[str]:
@@ -73,9 +133,12 @@ def run(
     script: Path = SCRIPT,
     report: bool = True,
     timeout: float = TIMEOUT,
+    count: bool = False,
+    env: dict[str, str] | None = None,
 ) -> Run:
     """``python script *argv`` (``nproc`` 1) or its torchrun form; RunFailed when a
-    rank failed, hung, or printed (only rank 0 prints)."""
+    rank failed, hung, or printed (only rank 0 prints). ``count``: each rank's
+    reductions in ``backward()`` too; ``env``: more environment for every rank."""
     with tempfile.TemporaryDirectory(prefix="sitelib-complete-") as folder:
         path = Path(folder) / "report.json"
         args = [*argv, "--report-json", str(path)] if report else list(argv)
@@ -85,8 +148,14 @@ def run(
             args=[str(script), json.dumps(args)],
             cwd=str(cwd or folder),
             envs=[
-                {**env, "TMPDIR": folder, "SITELIB_FAILED_AT": f"{folder}/failed{r}"}
-                for r, env in enumerate(envs)
+                {
+                    **rank_env,
+                    **(env or {}),
+                    "TMPDIR": folder,
+                    "SITELIB_FAILED_AT": f"{folder}/failed{r}",
+                    **({"SITELIB_COLLECTIVES": f"{folder}/counts{r}.json"} if count else {}),
+                }
+                for r, rank_env in enumerate(envs)
             ],
             timeout=timeout,
         )
@@ -100,7 +169,12 @@ def run(
         if problems := rank_problems(children, script, shown, timeout, failed_at):
             raise RunFailed("\n".join(problems))
         data = json.loads(path.read_text("utf-8")) if report else None
-    return Run(children, data)
+        counts = (
+            [json.loads((Path(folder) / f"counts{r}.json").read_text()) for r in range(nproc)]
+            if count
+            else None
+        )
+    return Run(children, data, counts)
 
 
 def command(argv: list[str], nproc: int) -> str:
@@ -207,7 +281,8 @@ def console_blocks(page: Path) -> list[list[Command]]:
 def output_problems(cmd: Command, printed: list[str], where: str) -> list[str]:
     """A command's shown output against what it printed. ``--help`` is compared by
     the options it lists (argparse's layout changes with Python and the terminal's
-    width); every other line is compared exactly."""
+    width); every other line is compared exactly, but for the samples per second
+    (:data:`THROUGHPUT`)."""
     if cmd.is_help:
         shown, real = (
             set(OPTION.findall("\n".join(cmd.output))),
@@ -216,10 +291,24 @@ def output_problems(cmd: Command, printed: list[str], where: str) -> list[str]:
         if shown != real:
             return [f"{where}: --help lists {sorted(real)}, the page shows {sorted(shown)}"]
         return []
-    if printed != cmd.output:
+    same = len(printed) == len(cmd.output) and all(
+        shown_line(s).fullmatch(p) for s, p in zip(cmd.output, printed, strict=True)
+    )
+    if not same:
         diff = "\n".join(f"    printed: {p}" for p in printed)
         return [f"{where}: printed differs from the page's lines:\n{diff}"]
     return []
+
+
+# The one thing a page's output may leave out: how fast it ran, "… samples/s".
+THROUGHPUT = "… samples/s"
+
+
+def shown_line(line: str) -> re.Pattern:
+    """A line as a page shows it, to match what was printed: exactly, but for the
+    placeholder of the samples per second, which matches any count."""
+    parts = [re.escape(part) for part in line.split(THROUGHPUT)]
+    return re.compile(r"[\d,]+ samples/s".join(parts))
 
 
 def console_problems(server: ProcessServer, page: Path, script: Path = SCRIPT) -> list[str]:
@@ -301,6 +390,82 @@ def resume_problems(full: Run, resumed: Run, at: int, what: str) -> list[str]:
             )
     if resumed.report["losses"] != full.report["losses"][at:]:
         problems.append(f"{what}: the losses after step {at} differ")
+    return problems
+
+
+def evaluation_problems(r: Run, what: str) -> list[str]:
+    """Each evaluation the run printed is a finite loss and an accuracy in [0, 1]."""
+    problems = []
+    for step, loss, accuracy in r.report["evals"]:
+        if not (math.isfinite(loss) and 0 <= accuracy <= 1):
+            problems.append(f"{what}: evaluation at step {step}: loss {loss}, accuracy {accuracy}")
+    return problems
+
+
+def reference_evaluation(r: Run, argv: list[str], script: Path = SCRIPT) -> tuple[float, float]:
+    """The run's final model evaluated here, in one process, on the whole validation
+    set, sample by sample: the script's own model and data (``make_model``,
+    ``make_data``), its final parameters and buffers from the report."""
+    import importlib.util
+
+    import torch
+    import torch.nn.functional as F
+
+    spec = importlib.util.spec_from_file_location("train_reference", script)
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    kept, words = [], iter(argv)  # what decides the model and data
+    for word in words:
+        if word == "--resume":
+            next(words)  # a file of the run's folder
+        elif word != "--fsdp":  # needs torchrun's environment
+            kept.append(word)
+    args = train.parse_args(kept)
+    net = train.make_model(args)
+    values = torch.tensor(r.report["params"])
+    tensors = [*net.parameters(), *net.buffers()]
+    with torch.no_grad():
+        for t in tensors:
+            t.copy_(values[: t.numel()].reshape(t.shape).to(t.dtype))
+            values = values[t.numel() :]
+    net.eval()
+    _, val_set = train.make_data(args)
+    loss = correct = 0.0
+    with torch.no_grad():
+        for i in range(len(val_set)):
+            x, y = val_set[i]
+            logits = net(x.unsqueeze(0)).float()
+            loss += F.cross_entropy(logits, torch.as_tensor(y).reshape(1)).item()
+            correct += float(logits.argmax(dim=1).item() == int(y))
+    return loss / len(val_set), correct / len(val_set)
+
+
+def reference_problems(r: Run, argv: list[str], what: str, atol: float, script=SCRIPT):
+    """The run's evaluation against :func:`reference_evaluation`: every sample
+    counted once, whatever the world size and however the batches fall."""
+    loss, accuracy = r.report["eval"]
+    ref_loss, ref_accuracy = reference_evaluation(r, argv, script)
+    if abs(loss - ref_loss) > atol or abs(accuracy - ref_accuracy) > atol:
+        return [
+            f"{what}: evaluated loss {loss:.6f}, accuracy {accuracy:.6f}; the model's, "
+            f"sample by sample: {ref_loss:.6f}, {ref_accuracy:.6f}"
+        ]
+    return []
+
+
+def collective_problems(once: Run, accumulated: Run, steps: int, what: str) -> list[str]:
+    """Gradients are reduced once per optimizer step: a run of several micro-batches
+    a step runs, in its ``backward()`` calls, the reductions of a run of one."""
+    problems = []
+    for rank, (a, b) in enumerate(zip(once.collectives, accumulated.collectives, strict=True)):
+        if not a["reductions"]:
+            problems.append(f"{what}: rank {rank} reduced nothing in backward()")
+        elif b["reductions"] != a["reductions"]:
+            problems.append(
+                f"{what}: rank {rank} ran {b['reductions'] / steps:g} reductions a step over "
+                f"{b['backward']} backward() calls, not {a['reductions'] / steps:g}: the "
+                "micro-batches before the last communicate"
+            )
     return problems
 
 

@@ -6,16 +6,21 @@
     python train.py --ckpt-every 20              # checkpoints/step20.pt ...
     python train.py --resume checkpoints/step20.pt
 
---nonfinite-at STEP makes the loss NaN at that step on the last rank, to
-watch the guard skip the step on every rank and the run go on.
+Your model and data go between the two marked lines below. To watch the
+guard skip a step on every rank: --nonfinite-at STEP makes the last rank's
+loss NaN at STEP (its gradients stay finite); --corrupt-at STEP puts a NaN
+in rank 0's input (its loss, gradients and BatchNorm statistics see it).
 """
 
 import argparse
 import contextlib
+import itertools
 import json
 import math
 import os
 import random
+import sys
+import time
 
 import torch
 import torch.distributed as dist
@@ -28,17 +33,98 @@ from torch.distributed.checkpoint.state_dict import (
     set_model_state_dict,
     set_optimizer_state_dict,
 )
-from torch.distributed.fsdp import fully_shard
+from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.nn.utils import clip_grad_norm_
 from torch.optim.lr_scheduler import LambdaLR
-from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+from torch.utils.data import (
+    DataLoader,
+    Dataset,
+    DistributedSampler,
+    Sampler,
+    TensorDataset,
+)
 
 DTYPES = {"fp32": None, "bf16": torch.bfloat16, "fp16": torch.float16}
 
+# ---- Your model and data: change these four (the rest trains any) ----
+
+
+def make_data(args):
+    """(training set, validation set): items are (input, label) pairs. For
+    a random augmentation, give the training set a sample(i, generator)
+    method that draws only from that generator (see Samples)."""
+    weights = torch.Generator().manual_seed(99)
+    teacher = torch.randn(16, 4, generator=weights)
+
+    def labelled(n, seed):  # n points, labelled by a fixed linear teacher
+        draw = torch.Generator().manual_seed(seed)
+        points = torch.randn(n, 16, generator=draw)
+        return TensorDataset(points, (points @ teacher).argmax(dim=1))
+
+    return labelled(2048, seed=1), labelled(511, seed=2)  # 511: odd
+
+
+def make_model(args):
+    return nn.Sequential(
+        nn.Linear(16, 64),
+        nn.GELU(),
+        nn.Dropout(args.dropout),
+        nn.LayerNorm(64),
+        nn.Linear(64, 4),
+    )
+
+
+def is_fsdp_unit(module):
+    """The modules FSDP2 shards on their own (the root takes the rest):
+    for a transformer, its blocks."""
+    return isinstance(module, nn.Linear)
+
+
+def make_optimizer(net, args):
+    """AdamW; matrices decay, biases and norm weights do not. Called on
+    the parameters as FSDP2 leaves them (distribute)."""
+    params = [p for p in net.parameters() if p.requires_grad]
+    groups = [
+        {"params": [p for p in params if p.dim() >= 2]},
+        {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0},
+    ]
+    return torch.optim.AdamW(
+        groups, lr=args.lr, weight_decay=args.weight_decay
+    )
+
+
+# ---- The training step: nothing below names your model or data ----
+
+
+def fail(message):
+    """Stop every rank with the fix, printed once (by rank 0); torchrun's
+    failure report ends with it too (each rank's error file)."""
+    message = f"{os.path.basename(sys.argv[0])}: error: {message}"
+    if os.environ.get("RANK", "0") == "0":
+        print(message, file=sys.stderr)
+    if path := os.environ.get("TORCHELASTIC_ERROR_FILE"):
+        info = {"py_callstack": message, "timestamp": str(int(time.time()))}
+        report = {"message": {"message": message, "extraInfo": info}}
+        with open(path, "w") as f:
+            json.dump(report, f)
+    raise SystemExit(2)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with --help and errors printed by rank 0 only."""
+
+    def _print_message(self, message, file=None):
+        if os.environ.get("RANK", "0") == "0":
+            super()._print_message(message, file)
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        fail(message)
+
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = Parser(description=__doc__.split("\n")[0])
     add = parser.add_argument
     add("--steps", type=int, default=60, help="optimizer steps")
     add("--batch-size", type=int, default=16, help="per micro-batch, rank")
@@ -52,15 +138,38 @@ def parse_args(argv=None):
     add("--compile-backend", default="inductor")
     add("--fsdp", action="store_true", help="FSDP2 instead of DDP")
     add("--device", help="cpu, cuda, ...; default: the accelerator")
+    add("--num-workers", type=int, default=0, help="loader processes")
     add("--dropout", type=float, default=0.1)
     add("--seed", type=int, default=0)
     add("--log-every", type=int, default=20)
+    add("--eval-every", type=int, default=0, help="0: at the end only")
     add("--ckpt-every", type=int, default=0, help="0: no checkpoints")
     add("--ckpt-dir", default="checkpoints")
     add("--resume", metavar="PATH", help="continue from this checkpoint")
     add("--nonfinite-at", type=int, metavar="STEP", help="NaN loss there")
+    add("--corrupt-at", type=int, metavar="STEP", help="NaN input there")
     add("--report-json", metavar="PATH", help="final numbers, as JSON")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    wrong = [
+        (args.steps < 1, "--steps must be 1 or more"),
+        (args.batch_size < 1, "--batch-size must be 1 or more"),
+        (args.accum_steps < 1, "--accum-steps must be 1 or more"),
+        (args.lr <= 0, "--lr must be above 0"),
+        (not 0 <= args.warmup < args.steps, "--warmup: 0 to --steps - 1"),
+        (args.clip < 0, "--clip must be 0 (off) or more"),
+        (not 0 <= args.dropout < 1, "--dropout must be in [0, 1)"),
+        (args.num_workers < 0, "--num-workers must be 0 or more"),
+        (args.log_every < 1, "--log-every must be 1 or more"),
+        (args.eval_every < 0, "--eval-every must be 0 (off) or more"),
+        (args.ckpt_every < 0, "--ckpt-every must be 0 (off) or more"),
+        (args.fsdp and "RANK" not in os.environ, "--fsdp needs torchrun"),
+    ]
+    for bad, fix in wrong:
+        if bad:
+            parser.error(fix)
+    if args.resume and not os.path.isfile(args.resume):
+        parser.error(f"--resume {args.resume}: no such file")
+    return args
 
 
 def pick_device(name):
@@ -95,48 +204,90 @@ def gather(obj, world):
     return objs
 
 
-def make_data(n, seed):
-    """n points in 16 dimensions, labelled by a fixed linear teacher."""
-    draw = torch.Generator().manual_seed(seed)
-    points = torch.randn(n, 16, generator=draw)
-    teacher = torch.randn(16, 4, generator=draw.manual_seed(99))
-    return TensorDataset(points, (points @ teacher).argmax(dim=1))
+class Samples(Dataset):
+    """The training set as the loader reads it: item (epoch, i) is sample
+    i, its random augmentation drawn from a generator seeded by (seed,
+    epoch, i). Any rank, any worker, any resume draws the same."""
+
+    def __init__(self, data, seed):
+        self.data, self.seed = data, seed
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, key):
+        epoch, i = key
+        if not hasattr(self.data, "sample"):  # no random augmentation
+            return self.data[i]
+        seed = (self.seed * 1_000_003 + epoch) * 1_000_033 + i
+        return self.data.sample(i, torch.Generator().manual_seed(seed))
 
 
-def make_model(dropout):
-    return nn.Sequential(
-        nn.Linear(16, 64),
-        nn.GELU(),
-        nn.Dropout(dropout),
-        nn.LayerNorm(64),
-        nn.Linear(64, 4),
-    )
+class Position(Sampler):
+    """This rank's share of each epoch's shuffle, as (epoch, i) keys, from
+    sample `start` on: a resumed run loads no batch it took already."""
+
+    def __init__(self, data, rank, world, seed):
+        self.shuffle = DistributedSampler(data, world, rank, seed=seed)
+        self.epoch, self.start = 0, 0
+
+    def move_to(self, epoch, start):
+        self.epoch, self.start = epoch, start
+        self.shuffle.set_epoch(epoch)  # a new shuffle each epoch
+
+    def __iter__(self):
+        order = itertools.islice(self.shuffle, self.start, None)
+        return ((self.epoch, i) for i in order)
+
+    def __len__(self):
+        return len(self.shuffle) - self.start
 
 
-def is_fsdp_unit(module):
-    """The modules FSDP2 shards on their own (the root takes the rest):
-    for a transformer, its blocks."""
-    return isinstance(module, nn.Linear)
+def batches(loader, position, epoch, batch):
+    """Micro-batches forever, from batch `batch` of `epoch` on; with each,
+    where the next one starts, for a checkpoint to resume mid-epoch."""
+    while True:
+        position.move_to(epoch, batch * loader.batch_size)
+        for i, data in enumerate(loader, start=batch):
+            yield (epoch, i + 1), data
+        epoch, batch = epoch + 1, 0
 
 
 def check_optimizer(optimizer, net):
-    """An optimizer built before fully_shard holds the parameters it
-    replaced, and would train nothing without an error."""
+    """An optimizer of the parameters fully_shard replaced would train
+    nothing, without an error."""
     held = {id(p) for g in optimizer.param_groups for p in g["params"]}
     if not held <= {id(p) for p in net.parameters()}:
-        raise SystemExit("build the optimizer after fully_shard")
+        fail("build the optimizer after fully_shard, in distribute()")
 
 
-def make_optimizer(net, args):
-    """AdamW; matrices decay, biases and norm weights do not."""
-    params = [p for p in net.parameters() if p.requires_grad]
-    groups = [
-        {"params": [p for p in params if p.dim() >= 2]},
-        {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0},
-    ]
-    return torch.optim.AdamW(
-        groups, lr=args.lr, weight_decay=args.weight_decay
-    )
+def distribute(net, args, world):
+    """FSDP2, DDP or neither, then the optimizer: built here, on the
+    parameters as sharding leaves them, so never before it."""
+    ddp = None
+    if args.fsdp:  # bf16 or fp16 compute, float32 shards and sums
+        dtype = DTYPES[args.precision]
+        mixed = MixedPrecisionPolicy(dtype, reduce_dtype=torch.float32)
+        for unit in [m for m in net.modules() if is_fsdp_unit(m)]:
+            fully_shard(unit, mp_policy=mixed)
+        fully_shard(net, mp_policy=mixed)  # the root: the rest
+        model = net
+    elif world > 1:
+        model = ddp = DDP(net)
+    else:
+        model = net
+    optimizer = make_optimizer(net, args)
+    check_optimizer(optimizer, net)
+    return model, ddp, optimizer
+
+
+def sync_buffers(net, world):
+    """Rank 0's buffers (BatchNorm's running statistics) on every rank:
+    before each step, as DDP does by default, and each evaluation and
+    save. FSDP2 keeps each rank's own: so this does it for both."""
+    if world > 1:
+        for buffer in net.buffers():
+            dist.broadcast(buffer, src=0)
 
 
 def lr_factor(step, args):
@@ -162,19 +313,9 @@ def set_rng_states(states, device):
         torch.get_device_module(device).set_rng_state(states[device.type])
 
 
-def batches(loader, sampler, epoch, position):
-    """Micro-batches forever, from (epoch, position) on; with each, where
-    the next one starts, for a checkpoint to resume mid-epoch."""
-    while True:
-        sampler.set_epoch(epoch)  # a new shuffle each epoch
-        for i, batch in enumerate(loader):
-            if i >= position:  # skipped after a resume: cheap here
-                yield (epoch, i + 1), batch
-        epoch, position = epoch + 1, 0
-
-
 def save_checkpoint(path, state, net, optimizer, args, rank, world):
     """Every rank takes part; rank 0 writes, the others wait."""
+    sync_buffers(net, world)
     if args.fsdp:  # gather the shards: a full state dict on rank 0's CPU
         full = StateDictOptions(full_state_dict=True, cpu_offload=True)
         state["model"] = get_model_state_dict(net, options=full)
@@ -210,91 +351,102 @@ def load_checkpoint(path, net, optimizer, args, rank, world):
         net.load_state_dict(model)
         optimizer.load_state_dict(ckpt["optimizer"])
     if len(ckpt["rng"]) != world:
-        raise SystemExit(f"{path} has {len(ckpt['rng'])} ranks' RNG states")
+        fail(f"{path} holds {len(ckpt['rng'])} ranks' RNG states")
     set_rng_states(ckpt["rng"][rank], args.device)
     return ckpt
 
 
 @torch.no_grad()
-def evaluate(model, loader, autocast, device):
-    """Mean loss and accuracy over every rank's share of the data."""
-    model.eval()  # dropout off
+def evaluate(net, loader, autocast, args, rank, world):
+    """Mean loss and accuracy over the validation set, each sample once:
+    the sampler pads the ranks' shares to one length with repeats, which
+    count for nothing."""
+    sync_buffers(net, world)
+    net.eval()  # dropout off, BatchNorm's running statistics
+    device = args.device
     totals = torch.zeros(3, device=device)  # loss sum, correct, count
+    seen = 0  # this rank's samples so far; its k-th is rank + k * world
     for x, y in loader:
-        x, y = x.to(device), y.to(device)
+        x = x.to(device, non_blocking=True)
+        y = y.to(device, non_blocking=True)
+        at = rank + world * torch.arange(seen, seen + len(y), device=device)
+        real = (at < len(loader.dataset)).float()  # not a repeat
+        seen += len(y)
         with autocast:
-            logits = model(x)
-        loss = F.cross_entropy(logits.float(), y, reduction="sum")
-        correct = (logits.argmax(dim=1) == y).sum().float()
-        count = torch.tensor(float(len(y)), device=device)
-        totals += torch.stack([loss, correct, count])
-    if dist.is_initialized():
+            logits = net(x)
+        loss = F.cross_entropy(logits.float(), y, reduction="none")
+        right = (logits.argmax(dim=1) == y).float()
+        totals += torch.stack([loss @ real, right @ real, real.sum()])
+    if world > 1:
         dist.all_reduce(totals)
-    model.train()
-    return (totals[0] / totals[2]).item(), (totals[1] / totals[2]).item()
+    if args.fsdp:
+        net.reshard()  # the root kept its parameters gathered
+    net.train()
+    loss, correct, count = totals.tolist()
+    return loss / count, correct / count
 
 
 def main(argv=None):
     args = parse_args(argv)
-    if args.fsdp and "RANK" not in os.environ:
-        raise SystemExit("--fsdp needs torchrun --nproc-per-node N")
     device, rank, world = init_distributed(pick_device(args.device))
     args.device = device  # this rank's
     torch.manual_seed(args.seed)  # the same initial weights on every rank
-    net = make_model(args.dropout).to(device)
-    ddp = None
-    if args.fsdp:
-        for unit in [m for m in net.modules() if is_fsdp_unit(m)]:
-            fully_shard(unit)
-        fully_shard(net)  # the rest: LayerNorm
-        model = net
-    elif world > 1:
-        model = ddp = DDP(net)
-    else:
-        model = net
+    net = make_model(args).to(device)
+    model, ddp, optimizer = distribute(net, args, world)
     torch.manual_seed(args.seed + rank)  # then each rank its own dropout
     random.seed(args.seed + rank)
 
-    train_set, val_set = make_data(2048, seed=1), make_data(512, seed=2)
-    sampler = DistributedSampler(train_set, world, rank, seed=args.seed)
+    train_set, val_set = make_data(args)
+    position = Position(train_set, rank, world, args.seed)
     # Its own generator: iter(loader) takes no number from torch's.
+    common = dict(generator=torch.Generator())
+    common["pin_memory"] = device.type != "cpu"  # for non_blocking copies
     loader = DataLoader(
-        train_set,
+        Samples(train_set, args.seed),
         args.batch_size,
-        sampler=sampler,
+        sampler=position,
         drop_last=True,
-        generator=torch.Generator(),
+        num_workers=args.num_workers,
+        **common,
     )
+    # Read here, not in workers: they would be forked mid-epoch, while the
+    # training loader's run, and a fork then can hang.
     val_sampler = DistributedSampler(val_set, world, rank, shuffle=False)
-    val_loader = DataLoader(val_set, 256, sampler=val_sampler)
+    val_loader = DataLoader(val_set, 256, sampler=val_sampler, **common)
 
-    optimizer = make_optimizer(net, args)
-    check_optimizer(optimizer, net)
     scheduler = LambdaLR(optimizer, lambda step: lr_factor(step, args))
     dtype = DTYPES[args.precision]
     autocast = torch.autocast(device.type, dtype, enabled=dtype is not None)
     fp16 = dtype is torch.float16
     scaler = torch.amp.GradScaler(device.type, enabled=fp16)  # else a no-op
 
-    step, epoch, position = 0, 0, 0
+    step, epoch, batch, best = 0, 0, 0, math.inf
     if args.resume:
         ckpt = load_checkpoint(
             args.resume, net, optimizer, args, rank, world
         )
         scheduler.load_state_dict(ckpt["scheduler"])
         scaler.load_state_dict(ckpt["scaler"])
-        step, (epoch, position) = ckpt["step"], ckpt["data"]
+        step, (epoch, batch) = ckpt["step"], ckpt["data"]
+        best = ckpt["best"]
     if args.compile:  # after loading: the weights are the same tensors
         model = torch.compile(model, backend=args.compile_backend)
-    data = batches(loader, sampler, epoch, position)
-    losses, skipped = [], []
+    data = batches(loader, position, epoch, batch)
+    losses, skipped, evals = [], [], []
+    since, clock = step, time.perf_counter()  # for the samples/s
 
     model.train()
     while step < args.steps:
+        sync_buffers(net, world)
+        kept = [b.clone() for b in net.buffers()]  # back if step skipped
         loss_sum = torch.zeros((), device=device)
         for micro in range(args.accum_steps):
             where, (x, y) = next(data)
-            x, y = x.to(device), y.to(device)
+            x = x.to(device, non_blocking=True)
+            y = y.to(device, non_blocking=True)
+            if step == args.corrupt_at and rank == 0:
+                x = x.clone()
+                x[0] = math.nan  # one corrupt sample
             sync = micro == args.accum_steps - 1  # all-reduce on the last
             if args.fsdp:
                 net.set_requires_gradient_sync(sync)
@@ -303,10 +455,10 @@ def main(argv=None):
                 with autocast:
                     logits = model(x)
                     loss = F.cross_entropy(logits, y) / args.accum_steps
-                if step == args.nonfinite_at and rank == world - 1:
-                    loss = loss * float("nan")  # as a corrupt batch would
                 scaler.scale(loss).backward()
             loss_sum += loss.detach()
+        if step == args.nonfinite_at and rank == world - 1:
+            loss_sum += math.nan  # this rank's loss: its gradients are fine
 
         scaler.unscale_(optimizer)  # real gradients, before clipping
         max_norm = args.clip if args.clip > 0 else math.inf
@@ -322,35 +474,58 @@ def main(argv=None):
             scheduler.step()  # once per optimizer step that happened
         else:
             skipped.append(step)
+            for buffer, before in zip(net.buffers(), kept, strict=True):
+                buffer.copy_(before)  # BatchNorm saw the bad batch: undo
             if rank == 0:
                 print(f"step {step}: non-finite loss or gradient, skipped")
-        scaler.update()  # a skip lowers fp16's scale
+        scaler.update()  # fp16: a step whose gradients overflowed lowers it
         optimizer.zero_grad(set_to_none=True)
         losses.append(stats[0].item() / world)
         step += 1
 
         if rank == 0 and (step % args.log_every == 0 or step == args.steps):
-            lr = scheduler.get_last_lr()[0]
-            print(f"step {step:4} | loss {losses[-1]:.3f} | lr {lr:.2e}")
-        if args.ckpt_every and step % args.ckpt_every == 0:
-            state = {
-                "step": step,
-                "data": where,  # the epoch, and where in it to go on
-                "scheduler": scheduler.state_dict(),
-                "scaler": scaler.state_dict(),
-            }
+            samples = args.batch_size * args.accum_steps * world
+            rate = (step - since) * samples / (time.perf_counter() - clock)
+            line = f"step {step:4} | loss {losses[-1]:.3f}"
+            line += f" | lr {scheduler.get_last_lr()[0]:.2e}"
+            line += f" | {rate:,.0f} samples/s"
+            if device.type != "cpu":
+                peak = torch.accelerator.max_memory_allocated() / 2**20
+                line += f" | peak {peak:,.0f} MiB"
+            print(line)
+        ends, improved = step == args.steps, False
+        if ends or (args.eval_every and step % args.eval_every == 0):
+            val_loss, accuracy = evaluate(
+                net, val_loader, autocast, args, rank, world
+            )
+            evals.append([step, val_loss, accuracy])
+            improved, best = val_loss < best, min(best, val_loss)
+            if rank == 0:
+                print(f"eval {step:4} | loss {val_loss:.3f}", end="")
+                print(f" | accuracy {accuracy:.3f}")
+        state = {
+            "step": step,
+            "data": where,  # the epoch, and where in it to go on
+            "best": best,  # the lowest evaluation loss so far
+            "scheduler": scheduler.state_dict(),
+            "scaler": scaler.state_dict(),
+        }
+        if args.ckpt_every and improved:  # kept beside the last
+            path = os.path.join(args.ckpt_dir, "best.pt")
+            save_checkpoint(path, state, net, optimizer, args, rank, world)
+        if args.ckpt_every and (ends or step % args.ckpt_every == 0):
             path = os.path.join(args.ckpt_dir, f"step{step}.pt")
             save_checkpoint(path, state, net, optimizer, args, rank, world)
+        if rank == 0 and (step % args.log_every == 0 or ends):
+            since, clock = step, time.perf_counter()
 
     if args.report_json:  # every weight, on every rank: for the tests only
         params = [p.detach() for p in net.parameters()]
-        if args.fsdp:  # while sharded: evaluating unshards the root's
+        if args.fsdp:
             params = [p.full_tensor() for p in params]
-        flat = torch.cat([p.float().reshape(-1) for p in params]).cpu()
+        tensors = params + [b.detach() for b in net.buffers()]
+        flat = torch.cat([t.float().reshape(-1) for t in tensors]).cpu()
         per_rank = gather((skipped, flat.tolist()), world)
-    val_loss, accuracy = evaluate(model, val_loader, autocast, device)
-    if rank == 0:
-        print(f"eval | loss {val_loss:.3f} | accuracy {accuracy:.3f}")
     if rank == 0 and args.report_json:
         report = {
             "losses": losses,
@@ -359,7 +534,8 @@ def main(argv=None):
             "params": flat.tolist(),
             "scale": scaler.get_scale() if scaler.is_enabled() else None,
             "lr": scheduler.get_last_lr()[0],
-            "eval": [val_loss, accuracy],
+            "eval": evals[-1][1:] if evals else None,
+            "evals": evals,
         }
         with open(args.report_json, "w") as f:
             json.dump(report, f)

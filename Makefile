@@ -83,7 +83,8 @@ check-page: $(STAMP)
 # index, e.g. https://download.pytorch.org/whl/cpu for the small CPU builds (CI does).
 TORCH_INDEX_URL ?=
 TORCH_TESTS := tests/test_examples.py tests/test_fresh.py tests/test_launch.py tests/test_notebooks.py \
-  tests/test_pictures.py tests/test_plots.py tests/test_site.py tests/test_selftest.py tests/test_complete.py
+  tests/test_pictures.py tests/test_plots.py tests/test_site.py tests/test_selftest.py tests/test_complete.py \
+  tests/test_elastic.py tests/test_train_template.py
 ifdef VERSION
 # A release (2.15.0, 2.16.0rc1) or latest: letters, digits and dots, checked before use.
 version-rest := $(VERSION)
@@ -112,13 +113,14 @@ test-torch: $(if $(VERSION),$(TORCH_VENV)/.installed-lock)
 	  --records=$(RECORDS) $(TORCH_TESTS) $(PYTEST_ARGS)
 
 # The whole-step script (snippets/complete/train.py) in every combination of precision,
-# compilation and processes (tests/test_complete.py --complete-matrix; `make test` runs a
+# compilation and processes, and its restarts and nodes (tests/test_complete.py and
+# tests/test_elastic.py, --complete-matrix; `make test` runs a
 # representative subset). VERSION=2.10.0 (or latest): against that torch release, in
 # the venv `make test-torch` uses. The weekly workflow complete.yml runs it. The built
 # page's check is left to `make test` (it needs a site build).
 test-complete: $(if $(VERSION),$(TORCH_VENV)/.installed-lock,$(STAMP))
 	$(if $(VERSION),$(TORCH_VENV),$(VENV))/bin/python -m pytest -p no:cacheprovider --complete-matrix \
-	  --records=$(RECORDS) tests/test_complete.py \
+	  --records=$(RECORDS) tests/test_complete.py tests/test_elastic.py \
 	  --deselect tests/test_complete.py::test_excerpts_render_their_lines $(PYTEST_ARGS)
 
 # Every multi-process example as pasted, RUNS times each under the real torchrun, to the

@@ -40,8 +40,6 @@ from sitelib.check.complete import (
     RunFailed,
     adapted,
     collective_problems,
-    console_blocks,
-    console_problems,
     evaluation_problems,
     excerpt_problems,
     excerpts,
@@ -52,6 +50,7 @@ from sitelib.check.complete import (
     same_model_problems,
     skipped_problems,
 )
+from sitelib.check.console import console_blocks, console_problems, shown_line
 from sitelib.site.layout import ROOT, chapters, file_url, page_files, page_url
 from sitelib.site.snippets import as_copied
 
@@ -138,6 +137,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         # matrix only (make test-complete); elsewhere its empty parametrization is
         # deselected (tests/conftest.py), not counted as a skip.
         metafunc.parametrize("hang_timeout", [30] if full else [], ids=lambda t: f"{t}s")
+    if "full_matrix" in metafunc.fixturenames:  # make test-complete only
+        metafunc.parametrize("full_matrix", [True] if full else [], ids=["full"])
     if "cnn_nproc" in metafunc.fixturenames:  # the second model, the rest of its runs
         ids = {1: "1-process", 2: "2-ranks-FSDP2"}
         metafunc.parametrize("cnn_nproc", [1, 2] if full else [], ids=ids.get)
@@ -171,7 +172,7 @@ def resume_pair(
     full = submit(
         server, [*argv, "--ckpt-every", str(RESUME_AT)], nproc, cwd=cwd, script=full_script
     ).result()
-    ckpt = str(cwd / "checkpoints" / f"step{RESUME_AT}.pt")
+    ckpt = str(cwd / "checkpoints" / f"step{RESUME_AT}")
     resumed = complete.run(server, [*argv, "--resume", ckpt], nproc=nproc, cwd=cwd, script=script)
     return full, resumed
 
@@ -264,15 +265,15 @@ def test_selftest_unscale_after_clipping(rank_server, tmp_path: Path) -> None:
         ),
         pytest.param(
             "fp32",
-            '        step, (epoch, batch) = ckpt["step"], ckpt["data"]\n',
+            '        step, (epoch, start) = ckpt["step"], ckpt["data"]\n',
             '        step = ckpt["step"]\n',
             r"the parameters differ by up to",
             id="without-sampler-position",
         ),
         pytest.param(
             "fp32",
-            '    set_rng_states(ckpt["rng"][rank], args.device)\n',
-            "",
+            '        set_rng_states(state["rng"][rank], args.device)\n',
+            "        pass\n",
             r"the parameters differ by up to",
             id="without-rng",
         ),
@@ -345,23 +346,122 @@ def test_a_hang_on_one_rank_names_where_it_waits(rank_server, tmp_path: Path, ha
     assert [p for p in server.children(recursive=True)] == []
 
 
-def test_a_compiled_models_checkpoint_resumes_an_eager_run(rank_server, tmp_path: Path) -> None:
-    """A checkpoint whose weights are named as a compiled model's state_dict() names
-    them (``_orig_mod.0.weight``) resumes the run exactly; without the prefix
-    handling, loading it fails."""
-    import torch
+# -- distributed checkpoints: another layout, another number of ranks -----------------
+def loaded_problems(saved: complete.Run, loaded: complete.Run, what: str) -> list[str]:
+    """Right after the load: the parameters and every value of the optimizer's
+    state, bit for bit."""
+    problems = []
+    for key in ("params", "optimizer"):
+        if saved.report[key] != loaded.report[key]:
+            problems.append(f"{what}: the {key} after the load differ from the saved ones")
+    return problems
 
-    argv = Combo("fp32", None, 1).argv(4, dropout="0.1")
-    full = complete.run(rank_server, [*argv, "--ckpt-every", str(RESUME_AT)], cwd=tmp_path)
-    path = tmp_path / "checkpoints" / f"step{RESUME_AT}.pt"
-    ckpt = torch.load(path, weights_only=True)
-    ckpt["model"] = {f"_orig_mod.{k}": v for k, v in ckpt["model"].items()}
-    torch.save(ckpt, tmp_path / "compiled.pt")
-    resumed = complete.run(rank_server, [*argv, "--resume", "compiled.pt"], cwd=tmp_path)
-    assert resume_problems(full, resumed, RESUME_AT, "resumed") == []
-    script = broken(tmp_path, 'k.removeprefix("_orig_mod."): v', "k: v")
-    with pytest.raises(RunFailed, match=r"Unexpected key\(s\) in state_dict: \"_orig_mod"):
-        complete.run(rank_server, [*argv, "--resume", "compiled.pt"], cwd=tmp_path, script=script)
+
+def reshard(server, tmp: Path, before: tuple[int, bool], after: tuple[int, bool], script=SCRIPT):
+    """A run saved at RESUME_AT on ``before`` (ranks, FSDP2?), then loaded on
+    ``after``, which takes no step: (saved, loaded). The global batch stays 32."""
+
+    def argv(ranks: int, fsdp: bool) -> list[str]:
+        return Combo("fp32", None, ranks, fsdp).argv(1)[2:]  # without --steps 20
+
+    stop = ["--steps", str(RESUME_AT), "--ckpt-every", str(RESUME_AT)]
+    saved = complete.run(server, [*stop, *argv(*before)], nproc=before[0], cwd=tmp, script=script)
+    ckpt = str(tmp / "checkpoints" / f"step{RESUME_AT}")
+    loaded = complete.run(
+        server,
+        ["--steps", str(RESUME_AT), "--resume", ckpt, *argv(*after)],
+        nproc=after[0],
+        cwd=tmp,
+        script=script,
+    )
+    return saved, loaded
+
+
+def test_a_checkpoint_of_two_fsdp2_ranks_loads_in_one_process(rank_server, tmp_path):
+    """Every rank wrote its shards; one process reads them whole: the parameters and
+    the optimizer's state are the saved ones, bit for bit."""
+    saved, loaded = reshard(rank_server, tmp_path, (2, True), (1, False))
+    problems = loaded_problems(saved, loaded, "FSDP2 on 2 ranks, then 1 process")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [((1, False), (2, True)), ((2, False), (2, True)), ((2, True), (2, False))],
+    ids=["1-process-to-FSDP2", "DDP-to-FSDP2", "FSDP2-to-DDP"],
+)
+def test_a_checkpoint_loads_in_another_layout(
+    rank_server, tmp_path, before, after, full_matrix: bool
+) -> None:
+    saved, loaded = reshard(rank_server, tmp_path, before, after)
+    problems = loaded_problems(saved, loaded, f"{before} then {after}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_run_resumed_on_another_number_of_ranks_goes_on_within_rounding(
+    rank_server, tmp_path
+) -> None:
+    """Saved by 2 FSDP2 ranks at RESUME_AT, the run goes on in one process on the
+    same global batch, dropout off: the data is the same, the sums add in another
+    order, so it ends within fp32's tolerance of the run that stayed on 2 ranks,
+    and not bit for bit (or the check could not tell the two apart)."""
+    two = Combo("fp32", None, 2, True)
+    full = complete.run(
+        rank_server, [*two.argv(1), "--ckpt-every", str(RESUME_AT)], nproc=2, cwd=tmp_path
+    )
+    ckpt = str(tmp_path / "checkpoints" / f"step{RESUME_AT}")
+    one = complete.run(rank_server, [*two.one_process.argv(1), "--resume", ckpt], cwd=tmp_path)
+    what = "2 FSDP2 ranks, then 1 process"
+    assert same_model_problems(full, one, what, TOLERANCE["fp32"]) == []
+    assert same_model_problems(full, one, what, 0) != [], "bit for bit: nothing to tell apart"
+
+
+def test_selftest_a_checkpoint_without_the_optimizers_step(rank_server, tmp_path) -> None:
+    """The field's "Missing key ... step": a save that leaves Adam's step out."""
+    script = broken(
+        tmp_path,
+        "    model, optim = get_state_dict(net, optimizer)  # sharded under FSDP2\n",
+        "    model, optim = get_state_dict(net, optimizer)  # sharded under FSDP2\n"
+        "    for kept in optim['state'].values():\n"
+        "        kept.pop('step')\n",
+    )
+    with pytest.raises(RunFailed, match="step"):
+        reshard(rank_server, tmp_path, (2, True), (1, False), script=script)
+
+
+def test_resume_auto_takes_the_newest_complete_checkpoint(rank_server, tmp_path) -> None:
+    """--resume auto: a fresh start in an empty folder; else the newest checkpoint
+    with its .metadata (step 15 here: step 20's is made half by taking it away)."""
+    argv = Combo("fp32", None, 1).argv(1, dropout="0.1")
+    (tmp_path / "empty").mkdir()
+    plain = complete.run(rank_server, argv)
+    fresh = complete.run(rank_server, [*argv, "--resume", "auto"], cwd=tmp_path / "empty")
+    assert fresh.report["params"] == plain.report["params"], "no checkpoint: a fresh start"
+    full = complete.run(rank_server, [*argv, "--ckpt-every", "5"], cwd=tmp_path)
+    (tmp_path / "checkpoints" / "step20" / ".metadata").unlink()
+    resumed = complete.run(rank_server, [*argv, "--resume", "auto"], cwd=tmp_path)
+    assert resume_problems(full, resumed, 15, "auto") == []
+
+
+def test_no_rank_gathers_the_model_to_save_it(rank_server) -> None:
+    """Under FSDP2 a checkpoint is every rank's own shards: counted by the harness,
+    no ``full_tensor()`` runs in a whole run that saves (its report, which gathers
+    for the tests, left out)."""
+    argv = [*Combo("fp32", None, 2, True).argv(1), "--ckpt-every", "5"]
+    r = complete.run(rank_server, argv, nproc=2, count=True, report=False)
+    assert [c["full_tensor"] for c in r.collectives] == [0, 0], r.collectives
+
+
+def test_selftest_a_save_that_gathers_the_model(rank_server, tmp_path) -> None:
+    script = broken(
+        tmp_path,
+        "    model, optim = get_state_dict(net, optimizer)  # sharded under FSDP2\n",
+        "    model, optim = get_state_dict(net, optimizer)  # sharded under FSDP2\n"
+        "    model = {k: v.full_tensor() for k, v in model.items()}\n",
+    )
+    argv = [*Combo("fp32", None, 2, True).argv(1), "--ckpt-every", "5"]
+    r = complete.run(rank_server, argv, nproc=2, count=True, report=False, script=script)
+    assert all(c["full_tensor"] > 0 for c in r.collectives), r.collectives
 
 
 def test_selftest_console_check_compares_every_line(rank_server, tmp_path: Path) -> None:
@@ -380,11 +480,27 @@ def test_selftest_console_check_compares_every_line(rank_server, tmp_path: Path)
     assert re.match(rf"{re.escape(str(page))}:9: --help lists \[.*'--fsdp'", problems[1])
 
 
+def test_a_command_goes_on_after_a_backslash(tmp_path: Path) -> None:
+    """A command split over lines, as a shell reads it: one command, its output
+    under its last line; one that never ends is refused."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console\n$ A=1 torchrun --nproc-per-node 2 \\\n    --max-restarts 1 \\\n"
+        "    --rdzv-backend c10d train.py --steps 2\nstep    2 | loss 1.000\n```\n",
+        "utf-8",
+    )
+    [[command]] = console_blocks(page)
+    assert (command.line, command.argv, command.nproc) == (2, ["--steps", "2"], 2)
+    assert (command.env, command.restarts) == ({"A": "1"}, 1)
+    assert command.output == ["step    2 | loss 1.000"]
+    page.write_text("```console\n$ python train.py \\\n```\n", "utf-8")
+    with pytest.raises(ValueError, match="line 2: the command goes on past"):
+        console_blocks(page)
+
+
 def test_the_page_masks_the_samples_per_second_and_nothing_else() -> None:
     """``… samples/s`` on a page matches any count there; every other character of
     the line must be what was printed."""
-    from sitelib.check.complete import shown_line
-
     shown = shown_line("step   20 | loss 1.083 | lr 2.74e-03 | … samples/s")
     assert shown.fullmatch("step   20 | loss 1.083 | lr 2.74e-03 | 12,286 samples/s")
     assert not shown.fullmatch("step   20 | loss 1.084 | lr 2.74e-03 | 12,286 samples/s")
@@ -574,7 +690,7 @@ def cnn_pair(server, tmp: Path, argv: list[str], nproc: int, script: Path):
     full = complete.run(
         server, [*argv, "--ckpt-every", str(CNN_RESUME)], nproc=nproc, cwd=tmp, script=script
     )
-    ckpt = str(tmp / "checkpoints" / f"step{CNN_RESUME}.pt")
+    ckpt = str(tmp / "checkpoints" / f"step{CNN_RESUME}")
     resumed = complete.run(
         server,
         [*argv, "--resume", ckpt],
@@ -640,13 +756,13 @@ def test_a_second_model_with_batchnorm_and_workers_resumes_exactly(
 def test_selftest_a_resume_that_loads_the_skipped_batches(rank_server, tmp_path: Path) -> None:
     script = cnn_script(
         tmp_path,
-        "        position.move_to(epoch, batch * loader.batch_size)\n"
-        "        for i, data in enumerate(loader, start=batch):\n"
-        "            yield (epoch, i + 1), data\n",
+        "        position.move_to(epoch, start)\n"
+        "        for i, data in enumerate(loader, start=1):\n"
+        "            yield (epoch, start + i * taken), data\n",
         "        position.move_to(epoch, 0)\n"
-        "        for i, data in enumerate(loader):\n"
-        "            if i >= batch:  # loaded all the same\n"
-        "                yield (epoch, i + 1), data\n",
+        "        for i, data in enumerate(loader, start=1 - start // taken):\n"
+        "            if i >= 1:  # the batches taken before: loaded all the same\n"
+        "                yield (epoch, start + i * taken), data\n",
     )
     full, resumed, loaded = cnn_pair(rank_server, tmp_path, CNN_ARGV, 2, script)
     problems = cnn_problems(full, resumed, loaded, 2, "CNN")

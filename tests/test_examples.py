@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from pytest_examples import CodeExample, EvalExample
 
-from sitelib.check.complete import run_script_example
+from sitelib.check.console import run_script_example
 from sitelib.check.examples import example_id, is_script, launch_command
 from sitelib.check.launch import LaunchError, run_launched_example
 from sitelib.check.outcomes import ExampleFailure, Skipped

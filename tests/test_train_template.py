@@ -67,7 +67,8 @@ def test_selftest_import_side_effects(tmp_path: Path) -> None:
         (["--dropout", "1"], "--dropout must be in [0, 1)"),
         (["--num-workers", "-1"], "--num-workers must be 0 or more"),
         (["--eval-every", "-1"], "--eval-every must be 0 (off) or more"),
-        (["--resume", "missing.pt"], "--resume missing.pt: no such file"),
+        (["--resume", "missing"], "--resume missing: not a complete checkpoint"),
+        (["--keep", "-1"], "--keep must be 0 (all) or more"),
     ],
 )
 def test_a_command_line_that_cannot_work_stops_with_the_fix(argv, fix, monkeypatch, capsys):
@@ -127,3 +128,22 @@ def test_fsdp_units_are_found_in_a_module_subclass() -> None:
     train = load(TRAIN)
     model = SmallCNN()
     assert [m for m in model.modules() if train.is_fsdp_unit(m)] == [model.head]
+
+
+def test_a_resume_that_changes_the_global_batch_is_refused(monkeypatch, capsys, tmp_path):
+    """The checkpoint's state means a global batch of 16 samples: resumed with 8, the
+    run stops before loading the model, naming what differs and what to set."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RANK", raising=False)
+    train = load(TRAIN)
+    with torch.random.fork_rng():  # main() seeds torch: the other tests keep theirs
+        train.main(["--steps", "2", "--warmup", "1", "--ckpt-every", "2", "--dropout", "0"])
+        resume = ["--steps", "4", "--warmup", "1", "--resume", "checkpoints/step2"]
+        with pytest.raises(SystemExit) as stopped:
+            train.main([*resume, "--batch-size", "8"])
+    assert stopped.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith(
+        "error: checkpoints/step2 has a global batch of 16, not 8: set --batch-size x "
+        "--accum-steps x ranks"
+    ), last

@@ -9,8 +9,9 @@ or the whole run overruns its timeout: a crash or a hang names the rank and the
 script's line, and leaves no process behind.
 
 The script writes its final numbers with ``--report-json``; the tests compare runs
-(tests/test_complete.py). A page shows commands and what they print as ``console``
-fences (:func:`console_blocks`); :func:`console_problems` runs them and compares.
+(tests/test_complete.py). The commands a page shows are run by
+:mod:`sitelib.check.console`; runs under the real ``torchrun``, with restarts and
+several nodes, by :mod:`sitelib.check.elastic`.
 """
 
 from __future__ import annotations
@@ -33,9 +34,8 @@ from unittest import mock
 
 from sitelib.check.launch import _stack, free_port, rank_envs, without_library_logs
 from sitelib.check.processes import Child, ProcessServer, Request
-from sitelib.site.layout import INCLUDE, ROOT, chapters_of, includes, snippet_name
+from sitelib.site.layout import INCLUDE, ROOT
 from sitelib.site.markdown_scan import fences
-from sitelib.site.snippets import as_copied
 
 SCRIPT = ROOT / "snippets" / "complete" / "train.py"
 TIMEOUT = 120.0  # seconds for all ranks of one run
@@ -68,9 +68,24 @@ REDUCTIONS = re.compile(r"^c10d::(?:allreduce|_?reduce_scatter)")
 @contextlib.contextmanager
 def counting_collectives(out: str):
     """Count, in this rank, the reductions that run inside ``backward()``: torch's
-    profiler records every c10d call, and each backward is marked. The script reports
-    nothing of it; ``out`` gets ``{"backward": n, "reductions": m}`` as JSON."""
+    profiler records every c10d call, and each backward is marked. And count the
+    calls of ``DTensor.full_tensor()`` that gather more than one value, each a whole
+    tensor onto every rank (a scalar, such as the global gradient norm, is no model).
+    The script reports nothing of it; ``out`` gets ``{"backward": n, "reductions":
+    m, "full_tensor": k}`` as JSON."""
     import torch
+    from torch.distributed.tensor import DTensor
+
+    gathered = []
+
+    def counted(original):
+        def full_tensor(self, *args, **kwargs):
+            whole = original(self, *args, **kwargs)
+            if whole.numel() > 1:
+                gathered.append(whole.numel())
+            return whole
+
+        return full_tensor
 
     def marked(original):
         def backward(*args, **kwargs):
@@ -83,6 +98,7 @@ def counting_collectives(out: str):
     try:
         with (
             mock.patch.object(torch.Tensor, "backward", marked(torch.Tensor.backward)),
+            mock.patch.object(DTensor, "full_tensor", counted(DTensor.full_tensor)),
             torch.profiler.profile(activities=cpu, acc_events=True) as prof,
         ):
             yield
@@ -95,7 +111,7 @@ def counting_collectives(out: str):
             if REDUCTIONS.match(e.name)
             and any(s.start <= e.time_range.start <= s.end for s in spans)
         ]
-        counts = {"backward": len(spans), "reductions": len(inside)}
+        counts = {"backward": len(spans), "reductions": len(inside), "full_tensor": len(gathered)}
         Path(out).write_text(json.dumps(counts), "utf-8")
 
 
@@ -230,116 +246,6 @@ def rank_problems(
     return [f"{shown}: {p}" for p in problems]
 
 
-# -- console fences: commands and what they print -----------------------------------
-PROMPT = "$ "
-HELP = "--help"
-OPTION = re.compile(r"(?<![\w-])--[a-z][\w-]*")
-
-
-@dataclass
-class Command:
-    line: int  # 1-based, in the page
-    argv: list[str]
-    nproc: int
-    output: list[str]
-
-    @property
-    def is_help(self) -> bool:
-        return HELP in self.argv
-
-
-def parse_command(text: str) -> tuple[list[str], int]:
-    """``python train.py ARGS`` or ``torchrun --nproc-per-node N train.py ARGS``."""
-    words = shlex.split(text)
-    if words[:2] == ["python", "train.py"]:
-        return words[2:], 1
-    if words[:1] == ["torchrun"] and len(words) > 3 and words[3] == "train.py":
-        m = re.fullmatch(r"--nproc[-_]per[-_]node", words[1])
-        if m and words[2].isdigit():
-            return words[4:], int(words[2])
-    raise ValueError(f"not a command of train.py: {text!r}")
-
-
-def console_blocks(page: Path) -> list[list[Command]]:
-    """The page's ``console`` fences, each as its commands (``$ ...`` lines) and the
-    lines under each, which are what it prints."""
-    blocks = []
-    for fence in fences(page.read_text("utf-8")):
-        if fence.language != "console":
-            continue
-        commands: list[Command] = []
-        for number, line in enumerate(fence.lines, fence.start + 1):
-            if line.startswith(PROMPT):
-                argv, nproc = parse_command(line[len(PROMPT) :])
-                commands.append(Command(number, argv, nproc, []))
-            elif commands and line.strip():
-                commands[-1].output.append(line)
-        blocks.append(commands)
-    return blocks
-
-
-def output_problems(cmd: Command, printed: list[str], where: str) -> list[str]:
-    """A command's shown output against what it printed. ``--help`` is compared by
-    the options it lists (argparse's layout changes with Python and the terminal's
-    width); every other line is compared exactly, but for the samples per second
-    (:data:`THROUGHPUT`)."""
-    if cmd.is_help:
-        shown, real = (
-            set(OPTION.findall("\n".join(cmd.output))),
-            set(OPTION.findall("\n".join(printed))),
-        )
-        if shown != real:
-            return [f"{where}: --help lists {sorted(real)}, the page shows {sorted(shown)}"]
-        return []
-    same = len(printed) == len(cmd.output) and all(
-        shown_line(s).fullmatch(p) for s, p in zip(cmd.output, printed, strict=True)
-    )
-    if not same:
-        diff = "\n".join(f"    printed: {p}" for p in printed)
-        return [f"{where}: printed differs from the page's lines:\n{diff}"]
-    return []
-
-
-# The one thing a page's output may leave out: how fast it ran, "… samples/s".
-THROUGHPUT = "… samples/s"
-
-
-def shown_line(line: str) -> re.Pattern:
-    """A line as a page shows it, to match what was printed: exactly, but for the
-    placeholder of the samples per second, which matches any count."""
-    parts = [re.escape(part) for part in line.split(THROUGHPUT)]
-    return re.compile(r"[\d,]+ samples/s".join(parts))
-
-
-def console_problems(server: ProcessServer, page: Path, script: Path = SCRIPT) -> list[str]:
-    """Run every console fence of ``page``, its commands in order in one folder (a
-    resume reads the checkpoint the command above it wrote), and compare. What runs
-    is the script as a reader downloads it (without the marker comments only the
-    checks read), as ``train.py`` in that folder."""
-    shown = page.relative_to(ROOT).as_posix() if page.is_relative_to(ROOT) else str(page)
-    problems = []
-    for block in console_blocks(page):
-        with tempfile.TemporaryDirectory(prefix="sitelib-console-") as folder:
-            copied = Path(folder) / "train.py"
-            copied.write_text(as_copied(script.read_text("utf-8")), "utf-8")
-            for cmd in block:
-                where = f"{shown}:{cmd.line}"
-                try:
-                    result = run(
-                        server,
-                        cmd.argv,
-                        nproc=cmd.nproc,
-                        cwd=Path(folder),
-                        script=copied,
-                        report=False,
-                    )
-                except RunFailed as exc:
-                    problems.append(f"{where}: {exc}")
-                    break
-                problems += output_problems(cmd, result.stdout, where)
-    return problems
-
-
 # -- what a run must show, and what two runs must share --------------------------------
 def max_difference(a: Run, b: Run) -> float:
     """The largest difference between two runs' final parameters."""
@@ -467,34 +373,6 @@ def collective_problems(once: Run, accumulated: Run, steps: int, what: str) -> l
                 "micro-batches before the last communicate"
             )
     return problems
-
-
-def run_script_example(example, device: str, server: ProcessServer) -> None:
-    """The check of a script (``# script:``) as tests/test_examples.py runs it: every
-    command the pages that show it run (``console`` fences), compared with their lines.
-    Those pages: the ones that include it, and every page of its chapter (a chapter's
-    sub-page may show the commands without an excerpt).
-    On CUDA the printed losses differ in their last digits: the commands are checked
-    on the CPU (tests/test_complete.py runs the combinations on either)."""
-    from sitelib.check.examples import display_path
-    from sitelib.check.outcomes import ExampleFailure, Skipped
-
-    shown = display_path(example)
-    if device != "cpu":
-        raise Skipped(f"{shown}: its page's commands print CPU numbers; checked on the CPU")
-    name = snippet_name(Path(example.path))
-    pages = dict.fromkeys(
-        [
-            *(ROOT / i.page for i in includes() if i.path == name),
-            *(ROOT / "docs" / page for c in chapters_of([name]) for page in c.pages),
-        ]
-    )
-    shown_on = [page for page in pages if console_blocks(page)]
-    if not shown_on:
-        raise ExampleFailure(f"{shown}: a script, but no page shows a command that runs it")
-    problems = [p for page in shown_on for p in console_problems(server, page, Path(example.path))]
-    if problems:
-        raise ExampleFailure("\n".join(problems))
 
 
 # -- excerpts: a line range of a tested file, labelled with it ------------------------

@@ -81,7 +81,7 @@ def _one_run(
     try:
         _, agent_err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        _stop(proc)
+        stop(proc)
         return [f"{where}: did not finish within {timeout:.0f} s (killed, with every rank)"]
     streams = {
         (int(f.parent.name), f.stem): f.read_text("utf-8", errors="replace")
@@ -111,7 +111,7 @@ def _one_run(
     return problems
 
 
-def _stop(proc: subprocess.Popen) -> None:
+def stop(proc: subprocess.Popen) -> None:
     """Stop torchrun and every rank it started: SIGTERM, which torchrun passes on to
     its ranks (each in a session of its own), then SIGKILL for what is left."""
     import psutil

@@ -3,35 +3,39 @@
     python train.py                              # one process
     torchrun --nproc-per-node 2 train.py         # two processes, DDP
     torchrun --nproc-per-node 2 train.py --fsdp  # two processes, FSDP2
-    python train.py --ckpt-every 20              # checkpoints/step20.pt ...
-    python train.py --resume checkpoints/step20.pt
+    python train.py --ckpt-every 20              # checkpoints/step20/ ...
+    python train.py --resume checkpoints/step20  # or --resume auto
 
-Your model and data go between the two marked lines below. To watch the
-guard skip a step on every rank: --nonfinite-at STEP makes the last rank's
-loss NaN at STEP (its gradients stay finite); --corrupt-at STEP puts a NaN
-in rank 0's input (its loss, gradients and BatchNorm statistics see it).
+Your model and data go between the two marked lines below. Faults to try:
+--nonfinite-at STEP makes the last rank's loss NaN at STEP (its gradients
+stay finite); --corrupt-at STEP puts a NaN in rank 0's input; both are
+skipped on every rank. --kill-at STEP kills the last rank there, and
+--kill-in-save STEP kills rank 0 while it saves: under torchrun
+--max-restarts 1 --resume auto, the run goes on from its last checkpoint.
 """
 
 import argparse
 import contextlib
-import itertools
+import io
 import json
 import math
 import os
 import random
+import re
+import shutil
+import signal
 import sys
 import time
+import warnings
 
 import torch
 import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
 import torch.nn.functional as F
 from torch import nn
 from torch.distributed.checkpoint.state_dict import (
-    StateDictOptions,
-    get_model_state_dict,
-    get_optimizer_state_dict,
-    set_model_state_dict,
-    set_optimizer_state_dict,
+    get_state_dict,
+    set_state_dict,
 )
 from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -145,9 +149,12 @@ def parse_args(argv=None):
     add("--eval-every", type=int, default=0, help="0: at the end only")
     add("--ckpt-every", type=int, default=0, help="0: no checkpoints")
     add("--ckpt-dir", default="checkpoints")
-    add("--resume", metavar="PATH", help="continue from this checkpoint")
+    add("--keep", type=int, default=0, help="newest checkpoints; 0: all")
+    add("--resume", metavar="PATH", help="a checkpoint; auto: the newest")
     add("--nonfinite-at", type=int, metavar="STEP", help="NaN loss there")
     add("--corrupt-at", type=int, metavar="STEP", help="NaN input there")
+    add("--kill-at", type=int, metavar="STEP", help="kill a rank there")
+    add("--kill-in-save", type=int, metavar="STEP", help="and in a save")
     add("--report-json", metavar="PATH", help="final numbers, as JSON")
     args = parser.parse_args(argv)
     wrong = [
@@ -162,13 +169,16 @@ def parse_args(argv=None):
         (args.log_every < 1, "--log-every must be 1 or more"),
         (args.eval_every < 0, "--eval-every must be 0 (off) or more"),
         (args.ckpt_every < 0, "--ckpt-every must be 0 (off) or more"),
+        (args.keep < 0, "--keep must be 0 (all) or more"),
         (args.fsdp and "RANK" not in os.environ, "--fsdp needs torchrun"),
     ]
     for bad, fix in wrong:
         if bad:
             parser.error(fix)
-    if args.resume and not os.path.isfile(args.resume):
-        parser.error(f"--resume {args.resume}: no such file")
+    if args.resume == "auto":  # the newest, or a fresh start without one
+        args.resume = newest_checkpoint(args.ckpt_dir)
+    elif args.resume and not complete(args.resume):
+        parser.error(f"--resume {args.resume}: not a complete checkpoint")
     return args
 
 
@@ -224,33 +234,39 @@ class Samples(Dataset):
 
 
 class Position(Sampler):
-    """This rank's share of each epoch's shuffle, as (epoch, i) keys, from
-    sample `start` on: a resumed run loads no batch it took already."""
+    """Each epoch's shuffle, DistributedSampler's, from sample `start` on
+    (every rank's samples counted), this rank taking every world-th: a
+    resumed run loads no batch taken before, at any number of ranks."""
 
     def __init__(self, data, rank, world, seed):
-        self.shuffle = DistributedSampler(data, world, rank, seed=seed)
+        self.n, self.rank, self.world = len(data), rank, world
+        self.seed = seed
+        self.total = math.ceil(self.n / world) * world  # padded by repeats
         self.epoch, self.start = 0, 0
 
     def move_to(self, epoch, start):
         self.epoch, self.start = epoch, start
-        self.shuffle.set_epoch(epoch)  # a new shuffle each epoch
 
     def __iter__(self):
-        order = itertools.islice(self.shuffle, self.start, None)
-        return ((self.epoch, i) for i in order)
+        draw = torch.Generator().manual_seed(self.seed + self.epoch)
+        order = torch.randperm(self.n, generator=draw).tolist()
+        order = (order * math.ceil(self.total / self.n))[: self.total]
+        mine = order[self.start + self.rank :: self.world]
+        return ((self.epoch, i) for i in mine)
 
     def __len__(self):
-        return len(self.shuffle) - self.start
+        return (self.total - self.start - self.rank - 1) // self.world + 1
 
 
-def batches(loader, position, epoch, batch):
-    """Micro-batches forever, from batch `batch` of `epoch` on; with each,
+def batches(loader, position, epoch, start):
+    """Micro-batches forever, from sample `start` of `epoch` on; with each,
     where the next one starts, for a checkpoint to resume mid-epoch."""
+    taken = loader.batch_size * position.world  # a micro-batch, all ranks
     while True:
-        position.move_to(epoch, batch * loader.batch_size)
-        for i, data in enumerate(loader, start=batch):
-            yield (epoch, i + 1), data
-        epoch, batch = epoch + 1, 0
+        position.move_to(epoch, start)
+        for i, data in enumerate(loader, start=1):
+            yield (epoch, start + i * taken), data
+        epoch, start = epoch + 1, 0
 
 
 def check_optimizer(optimizer, net):
@@ -313,47 +329,115 @@ def set_rng_states(states, device):
         torch.get_device_module(device).set_rng_state(states[device.type])
 
 
+def complete(path):
+    """DCP writes a checkpoint's .metadata last: without it, it is half."""
+    return os.path.isfile(os.path.join(path, ".metadata"))
+
+
+def newest_checkpoint(folder):
+    """The newest complete checkpoint in `folder`, or None."""
+    found = []
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        m = re.fullmatch(r"step(\d+)", name)
+        if m and complete(os.path.join(folder, name)):
+            found.append((int(m[1]), os.path.join(folder, name)))
+    return max(found)[1] if found else None
+
+
+def prune(folder, keep):
+    """Keep the newest `keep` complete checkpoints, and no half one."""
+    steps = sorted(
+        (int(m[1]), name)
+        for name in os.listdir(folder)
+        if (m := re.fullmatch(r"step(\d+)", name))
+    )
+    kept = [n for _, n in steps if complete(os.path.join(folder, n))]
+    kept = kept[-keep:] if keep else kept
+    for _, name in steps:
+        if name not in kept:
+            shutil.rmtree(os.path.join(folder, name))
+
+
+def first_attempt():
+    """Not restarted by torchrun after a failure (--max-restarts)."""
+    return os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") == "0"
+
+
+class Writer(dcp.FileSystemWriter):
+    """DCP's file writer; with `die`, rank 0 dies before .metadata, as a
+    crash in the middle of a save would leave the checkpoint."""
+
+    def __init__(self, path, die):
+        super().__init__(path)
+        self.die = die
+
+    def finish(self, metadata, results):
+        if self.die:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().finish(metadata, results)
+
+
+def dcp_call(function, state, world, **where):
+    """dcp.save or dcp.load. In one process, with no process group, DCP
+    warns that it assumes one process: it is right, so quietly."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "torch.distributed is disabled")
+        return function(state, no_dist=world == 1, **where)
+
+
+def meaning(args, world):
+    """What a checkpoint's state means, which a resume must not change, and
+    the fix when it does."""
+    batch = args.batch_size * args.accum_steps * world
+    return {
+        "global batch": (batch, "--batch-size x --accum-steps x ranks"),
+        "precision": (args.precision, "--precision"),
+    }
+
+
 def save_checkpoint(path, state, net, optimizer, args, rank, world):
-    """Every rank takes part; rank 0 writes, the others wait."""
+    """A distributed checkpoint: every rank writes its own shards, and no
+    rank gathers the whole model. Rank 0 writes .metadata last."""
     sync_buffers(net, world)
-    if args.fsdp:  # gather the shards: a full state dict on rank 0's CPU
-        full = StateDictOptions(full_state_dict=True, cpu_offload=True)
-        state["model"] = get_model_state_dict(net, options=full)
-        state["optimizer"] = get_optimizer_state_dict(
-            net, optimizer, options=full
-        )
-    else:
-        state["model"] = net.state_dict()
-        state["optimizer"] = optimizer.state_dict()
+    model, optim = get_state_dict(net, optimizer)  # sharded under FSDP2
     state["rng"] = gather(rng_states(args.device), world)  # each rank's own
+    state["meaning"] = meaning(args, world)
+    run = io.BytesIO()
+    torch.save(state, run)  # the rest of the run: small, saved once
+    if rank == 0 and os.path.isdir(path):  # a half one, from a crash
+        shutil.rmtree(path)
+    if world > 1:
+        dist.barrier()
+    die = state["step"] == args.kill_in_save and first_attempt()
+    writer = Writer(path, die and rank == 0)
+    tensors = {"model": model, "optimizer": optim, "run": run}
+    dcp_call(dcp.save, tensors, world, storage_writer=writer)
     if rank == 0:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        torch.save(state, path + ".tmp")
-        os.replace(path + ".tmp", path)  # never a half-written file
         print(f"saved {os.path.basename(path)}")
+        prune(args.ckpt_dir, args.keep)
     if world > 1:
         dist.barrier()
 
 
 def load_checkpoint(path, net, optimizer, args, rank, world):
-    ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    # A compiled model's state_dict() names its weights _orig_mod.*
-    model = {
-        k.removeprefix("_orig_mod."): v for k, v in ckpt["model"].items()
-    }
-    if args.fsdp:  # each rank keeps its shard of the full tensors
-        full = StateDictOptions(full_state_dict=True)
-        set_model_state_dict(net, model, options=full)
-        set_optimizer_state_dict(
-            net, optimizer, ckpt["optimizer"], options=full
-        )
-    else:
-        net.load_state_dict(model)
-        optimizer.load_state_dict(ckpt["optimizer"])
-    if len(ckpt["rng"]) != world:
-        fail(f"{path} holds {len(ckpt['rng'])} ranks' RNG states")
-    set_rng_states(ckpt["rng"][rank], args.device)
-    return ckpt
+    holder = {"run": io.BytesIO()}
+    dcp_call(dcp.load, holder, world, checkpoint_id=path)
+    holder["run"].seek(0)
+    state = torch.load(holder["run"], weights_only=True)
+    for name, (now, fix) in meaning(args, world).items():  # before the rest
+        saved = state["meaning"][name][0]
+        if saved != now:
+            fail(f"{path} has a {name} of {saved}, not {now}: set {fix}")
+    # What to load into: this run's shapes and shards. Resharding is DCP's.
+    model, optim = get_state_dict(net, optimizer)
+    tensors = {"model": model, "optimizer": optim}
+    dcp_call(dcp.load, tensors, world, checkpoint_id=path)
+    set_state_dict(
+        net, optimizer, model_state_dict=model, optim_state_dict=optim
+    )
+    if len(state["rng"]) == world:  # else each rank's generators start anew
+        set_rng_states(state["rng"][rank], args.device)
+    return state
 
 
 @torch.no_grad()
@@ -420,23 +504,25 @@ def main(argv=None):
     fp16 = dtype is torch.float16
     scaler = torch.amp.GradScaler(device.type, enabled=fp16)  # else a no-op
 
-    step, epoch, batch, best = 0, 0, 0, math.inf
+    step, epoch, start, best = 0, 0, 0, math.inf
     if args.resume:
         ckpt = load_checkpoint(
             args.resume, net, optimizer, args, rank, world
         )
         scheduler.load_state_dict(ckpt["scheduler"])
         scaler.load_state_dict(ckpt["scaler"])
-        step, (epoch, batch) = ckpt["step"], ckpt["data"]
+        step, (epoch, start) = ckpt["step"], ckpt["data"]
         best = ckpt["best"]
     if args.compile:  # after loading: the weights are the same tensors
         model = torch.compile(model, backend=args.compile_backend)
-    data = batches(loader, position, epoch, batch)
+    data = batches(loader, position, epoch, start)
     losses, skipped, evals = [], [], []
     since, clock = step, time.perf_counter()  # for the samples/s
 
     model.train()
     while step < args.steps:
+        if step == args.kill_at and rank == world - 1 and first_attempt():
+            os.kill(os.getpid(), signal.SIGKILL)  # as a dead machine would
         sync_buffers(net, world)
         kept = [b.clone() for b in net.buffers()]  # back if step skipped
         loss_sum = torch.zeros((), device=device)
@@ -511,10 +597,10 @@ def main(argv=None):
             "scaler": scaler.state_dict(),
         }
         if args.ckpt_every and improved:  # kept beside the last
-            path = os.path.join(args.ckpt_dir, "best.pt")
+            path = os.path.join(args.ckpt_dir, "best")
             save_checkpoint(path, state, net, optimizer, args, rank, world)
         if args.ckpt_every and (ends or step % args.ckpt_every == 0):
-            path = os.path.join(args.ckpt_dir, f"step{step}.pt")
+            path = os.path.join(args.ckpt_dir, f"step{step}")
             save_checkpoint(path, state, net, optimizer, args, rank, world)
         if rank == 0 and (step % args.log_every == 0 or ends):
             since, clock = step, time.perf_counter()
@@ -526,6 +612,12 @@ def main(argv=None):
         tensors = params + [b.detach() for b in net.buffers()]
         flat = torch.cat([t.float().reshape(-1) for t in tensors]).cpu()
         per_rank = gather((skipped, flat.tolist()), world)
+        optim = get_state_dict(net, optimizer)[1]["state"]  # by name
+        moments = []  # every value of its state, in one order
+        for value in (optim[n][k] for n in sorted(optim) for k in optim[n]):
+            if hasattr(value, "full_tensor"):  # a shard
+                value = value.full_tensor()
+            moments += torch.as_tensor(value).float().reshape(-1).tolist()
     if rank == 0 and args.report_json:
         report = {
             "losses": losses,
@@ -536,6 +628,7 @@ def main(argv=None):
             "lr": scheduler.get_last_lr()[0],
             "eval": evals[-1][1:] if evals else None,
             "evals": evals,
+            "optimizer": moments,  # every value of its state
         }
         with open(args.report_json, "w") as f:
             json.dump(report, f)

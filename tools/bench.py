@@ -13,6 +13,9 @@ Sections (each prints one block):
   harness    all snippets through the harness vs each single-process one as its own `python`
   checks     the snippets' run time with the shape/gradient checks vs without
   launched   the multi-process examples through the harness, and one under torchrun
+  script     what `make test` runs of the complete script's newer checks, by group: the
+             model and data (collectives, evaluation, second model) and the checkpoints
+             at scale (killed rank, reshard, resume auto, gather count, DCP examples)
   build      `mkdocs build` cold (first build, empty caches) and warm (second)
   serve      `make serve`: from saving a snippet or a page to the served page showing it
   torch      forward time under no_grad, inference_mode and with a graph recorded
@@ -411,6 +414,37 @@ def launched() -> None:
     print(f"  one two-rank example under the real torchrun: {real:.1f} s")
 
 
+# What `make test` runs of the complete script's newer checks, by group: the reader's
+# model and data (issue 54), then checkpoints at scale (issue 55): the tests of the
+# script, and the examples of docs/distributed/dcp.md through the harness and torchrun.
+SCRIPT_TESTS = [
+    (
+        "tests/test_complete.py",
+        "reduces_the_gradients or communicating or evaluation or second_model"
+        " or section or skipped",
+    ),
+    ("tests/test_elastic.py", ""),
+    (
+        "tests/test_complete.py",
+        "checkpoint or resume_auto or gathers or another_number_of_ranks",
+    ),
+    ("tests/test_examples.py tests/test_launch.py", "dcp_"),
+]
+
+
+def script() -> None:
+    """Each group of tests as `make test` runs it (no results reused), against a bare
+    `import torch` taken just before it."""
+    for files, selection in SCRIPT_TESTS:
+        bare = bare_import()
+        cmd = [*PYTEST, "--run-all", *files.split()] + (["-k", selection] if selection else [])
+        seconds, result = timed(cmd)
+        tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "?"
+        what = files + (f" -k '{selection}'" if selection else "")
+        print(f"script: {what}: {seconds:.1f} s = {seconds / bare:.1f}x ({tail})")
+        print(f"  a bare `python -c 'import torch'`: {bare:.1f} s")
+
+
 def _run_once(code, path: Path, traced: bool) -> float:
     import torch
 
@@ -620,6 +654,7 @@ SECTIONS = {
     "harness": harness,
     "checks": checks,
     "launched": launched,
+    "script": script,
     "build": build,
     "serve": serve,
     "torch": torch_numbers,

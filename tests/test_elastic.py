@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from sitelib.check.complete import SCRIPT, RunFailed
-from sitelib.check.elastic import Launched, launch
+from sitelib.check.elastic import Launched, launch, ranks_stdout
 
 ARGV = ["--steps", "20", "--warmup", "4", "--log-every", "10", "--dropout", "0.1"]
 ARGV += ["--ckpt-every", "5"]
@@ -117,3 +117,18 @@ def test_two_nodes_end_as_one(tmp_path: Path, nproc: int, full: bool) -> None:
     nodes = launch(ARGV, nproc=nproc, nodes=2, cwd=tmp_path, env=ENV)
     problems = ends_unbroken(nodes, f"2 nodes x {nproc}", nproc=2 * nproc)
     assert not problems, "\n".join(problems)
+
+
+def test_each_ranks_stdout_is_read_from_its_own_file_in_order(tmp_path: Path) -> None:
+    """Attempt by attempt (10 after 2), rank by rank, torch's gloo line left out."""
+    gloo = "[Gloo] Rank {} is connected to 1 peer ranks. Expected number of connected peer ranks is : 1\n"
+    files = {
+        "attempt_0/0": gloo.format(0) + "step 1\n",
+        "attempt_0/1": gloo.format(1),
+        "attempt_2/0": "step 2\n",
+        "attempt_10/0": "step 3\n",
+    }
+    for folder, text in files.items():
+        (tmp_path / "train_x" / folder).mkdir(parents=True)
+        (tmp_path / "train_x" / folder / "stdout.log").write_text(text, "utf-8")
+    assert ranks_stdout(tmp_path) == ["step 1", "step 2", "step 3"]

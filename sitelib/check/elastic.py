@@ -53,6 +53,19 @@ def command(argv: list[str], nproc: int, nodes: int, restarts: int, port: int) -
     return [*torchrun, "train.py", *argv]
 
 
+def ranks_stdout(logs: Path) -> list[str]:
+    """What the ranks printed, attempt by attempt, agent by agent, rank by rank
+    (``<logs>/<run>_<id>/attempt_<n>/<local rank>/stdout.log``), without torch's
+    own log lines."""
+
+    def order(f: Path) -> tuple[int, str, int]:
+        attempt = int(f.parent.parent.name.removeprefix("attempt_"))
+        return attempt, f.parent.parent.parent.name, int(f.parent.name)
+
+    files = sorted(logs.glob("*/attempt_*/*/stdout.log"), key=order)
+    return [line for f in files for line in without_library_logs(f.read_text("utf-8"))]
+
+
 def launch(
     argv: list[str],
     *,
@@ -77,6 +90,12 @@ def launch(
         reported = [*argv, "--report-json", str(path)] if report else list(argv)
         args = command(reported, nproc, nodes, restarts, free_port())
         shown = shlex.join(["torchrun", *args[3:]])
+        # Each rank's stdout to a file of its own: in one pipe, the ranks' writes can
+        # interleave mid-line (torch 2.10's gloo writes its "[Gloo] Rank 0 is
+        # connected" line in pieces). Their stderr goes to the agent's, as a reader's.
+        logs = Path(folder) / "logs"
+        at = args.index("train.py")
+        args[at:at] = ["--log-dir", str(logs), "--redirects", "1"]
         agents = [
             subprocess.Popen(
                 args,
@@ -88,16 +107,15 @@ def launch(
             )
             for _ in range(nodes)
         ]
-        outputs, printed, overran = [], [], False
+        outputs, overran = [], False
         for agent in agents:
             try:
-                out, err = agent.communicate(timeout=timeout)
+                _, err = agent.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 overran = True
                 for each in agents:
                     stop(each)
-                out, err = "", ""
-            printed += out.splitlines()
+                err = ""
             outputs.append(err)
         output = "\n".join(outputs)
         if overran:
@@ -109,4 +127,5 @@ def launch(
             tail = "\n".join("    " + line for line in [*errors, "...", *lines[-8:]])
             raise RunFailed(f"{shown}: torchrun exited {codes}:\n{tail}")
         data = json.loads(path.read_text("utf-8")) if path.exists() else None
-    return Launched(without_library_logs("\n".join(printed)), output, data)
+        printed = ranks_stdout(logs)
+    return Launched(printed, output, data)

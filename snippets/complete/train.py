@@ -379,9 +379,11 @@ class Writer(dcp.FileSystemWriter):
 
 def dcp_call(function, state, world, **where):
     """dcp.save or dcp.load. In one process, with no process group, DCP
-    warns that it assumes one process: it is right, so quietly."""
+    warns that it assumes one process: it is right, so quietly. Torch
+    2.10's DCP warns that TypedStorage is deprecated, from its own code."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "torch.distributed is disabled")
+        warnings.filterwarnings("ignore", "TypedStorage is deprecated")
         return function(state, no_dist=world == 1, **where)
 
 

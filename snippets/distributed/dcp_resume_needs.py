@@ -3,6 +3,7 @@ import io
 import os
 import shutil
 import tempfile
+import warnings
 
 import torch
 import torch.distributed as dist
@@ -19,6 +20,10 @@ from torch.utils.data import (
     Subset,
     TensorDataset,
 )
+
+# torch 2.10's dcp.save warns "TypedStorage is deprecated" from its own
+# code (2.11 and newer do not): nothing to act on, so silenced.
+warnings.filterwarnings("ignore", "TypedStorage is deprecated")
 
 
 def init_distributed(device):

@@ -406,6 +406,9 @@ def save_checkpoint(path, state, net, optimizer, args, rank, world):
     state["meaning"] = meaning(args, world)
     run = io.BytesIO()
     torch.save(state, run)  # the rest of the run: small, saved once
+    final = path  # a complete one (best) stays until its successor is
+    if complete(final):
+        path = final + ".new"
     if rank == 0 and os.path.isdir(path):  # a half one, from a crash
         shutil.rmtree(path)
     if world > 1:
@@ -415,7 +418,10 @@ def save_checkpoint(path, state, net, optimizer, args, rank, world):
     tensors = {"model": model, "optimizer": optim, "run": run}
     dcp_call(dcp.save, tensors, world, storage_writer=writer)
     if rank == 0:
-        print(f"saved {os.path.basename(path)}")
+        if path != final:  # the new one is whole: it takes the name
+            shutil.rmtree(final)
+            os.rename(path, final)
+        print(f"saved {os.path.basename(final)}")
         prune(args.ckpt_dir, args.keep)
     if world > 1:
         dist.barrier()
@@ -515,6 +521,8 @@ def main(argv=None):
         scaler.load_state_dict(ckpt["scaler"])
         step, (epoch, start) = ckpt["step"], ckpt["data"]
         best = ckpt["best"]
+        if rank == 0:
+            print(f"resumed from {os.path.basename(args.resume)}")
     if args.compile:  # after loading: the weights are the same tensors
         model = torch.compile(model, backend=args.compile_backend)
     data = batches(loader, position, epoch, start)

@@ -119,6 +119,19 @@ def test_two_nodes_end_as_one(tmp_path: Path, nproc: int, full: bool) -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_selftest_a_run_that_leaves_a_process_behind(tmp_path: Path) -> None:
+    """A copy whose rank starts a process of its own and leaves it running: the
+    run fails, naming it, and the process is killed."""
+    line = "    step, epoch, start, best = 0, 0, 0, math.inf\n"
+    started = "    __import__('subprocess').Popen(['sleep', '300'])\n"
+    script = copy(tmp_path, line, line + started)
+    argv = ["--steps", "2", "--warmup", "1", "--log-every", "1"]
+    with pytest.raises(
+        RunFailed, match=r"left 1 process\(es\) behind \(killed\):\n    \d+: sleep 300"
+    ):
+        launch(argv, nproc=1, cwd=tmp_path, script=script, env=ENV)
+
+
 def test_each_ranks_stdout_is_read_from_its_own_file_in_order(tmp_path: Path) -> None:
     """Attempt by attempt (10 after 2), rank by rank, torch's gloo line left out."""
     gloo = "[Gloo] Rank {} is connected to 1 peer ranks. Expected number of connected peer ranks is : 1\n"

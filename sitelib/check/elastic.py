@@ -17,17 +17,20 @@ or left a process behind, is a :class:`~sitelib.check.complete.RunFailed` naming
 command and the end of what it printed.
 
 How it is checked: tests/test_elastic.py runs a killed rank, a kill in a save and two
-nodes against the unbroken run, with self-tests that break a copy of the script.
+nodes against the unbroken run, with self-tests that break a copy of the script (one
+leaves a process running: :func:`left_behind` finds it by the mark in its environment).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +39,10 @@ from sitelib.check.launch import free_port, without_library_logs
 from sitelib.check.torchrun import stop
 
 TIMEOUT = 240.0  # seconds for a whole run, its restarts included
+# Set in the agents' environment, so in everything they start: what is still
+# running with it once every agent has ended was left behind.
+MARK = "SITELIB_ELASTIC_RUN"
+GRACE = 10.0  # seconds a process may take to end after its agent did
 
 
 @dataclass
@@ -66,6 +73,27 @@ def ranks_stdout(logs: Path) -> list[str]:
     return [line for f in files for line in without_library_logs(f.read_text("utf-8"))]
 
 
+def left_behind(mark: str, grace: float = GRACE) -> list[str]:
+    """The processes still running ``grace`` seconds after a run whose environment
+    holds ``MARK=mark``, each killed and named (``pid: command line``)."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if proc.environ().get(MARK) == mark:
+                found.append(proc)
+        except (psutil.Error, OSError):  # gone, a zombie, or not ours to read
+            continue
+    _, alive = psutil.wait_procs(found, timeout=grace)
+    named = []
+    for proc in alive:
+        with contextlib.suppress(psutil.Error):
+            named.append(f"{proc.pid}: {shlex.join(proc.cmdline())}")
+            proc.kill()
+    return named
+
+
 def launch(
     argv: list[str],
     *,
@@ -83,7 +111,9 @@ def launch(
     ``env`` as a reader's command line sets it."""
     if script.resolve() != (cwd / "train.py").resolve():
         (cwd / "train.py").write_text(script.read_text("utf-8"), "utf-8")
+    mark = uuid.uuid4().hex
     environ = dict(os.environ, GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1", **(env or {}))
+    environ[MARK] = mark
     environ.pop("TORCHELASTIC_RESTART_COUNT", None)
     with tempfile.TemporaryDirectory(prefix="sitelib-elastic-") as folder:
         path = Path(folder) / "report.json"
@@ -96,28 +126,26 @@ def launch(
         logs = Path(folder) / "logs"
         at = args.index("train.py")
         args[at:at] = ["--log-dir", str(logs), "--redirects", "1"]
-        agents = [
-            subprocess.Popen(
-                args,
-                cwd=cwd,
-                env=environ,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for _ in range(nodes)
-        ]
-        outputs, overran = [], False
+        # Each agent's own output, and its ranks' stderr, to a file: a process left
+        # behind would hold a pipe open, and reading it would wait for that process.
+        streams = [Path(folder) / f"agent{node}.log" for node in range(nodes)]
+        agents = []
+        for stream in streams:
+            with stream.open("w") as out:
+                agents.append(subprocess.Popen(args, cwd=cwd, env=environ, stdout=out, stderr=out))
+        overran = False
         for agent in agents:
             try:
-                _, err = agent.communicate(timeout=timeout)
+                agent.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 overran = True
                 for each in agents:
                     stop(each)
-                err = ""
-            outputs.append(err)
-        output = "\n".join(outputs)
+        output = "\n".join(s.read_text("utf-8", errors="replace") for s in streams)
+        behind = left_behind(mark)
+        if behind:
+            listed = "\n".join("    " + p for p in behind)
+            raise RunFailed(f"{shown}: left {len(behind)} process(es) behind (killed):\n{listed}")
         if overran:
             raise RunFailed(f"{shown}: did not finish within {timeout:.0f} s (stopped)")
         if any(agent.returncode for agent in agents):

@@ -39,6 +39,7 @@ from sitelib.check.complete import (
     SCRIPT,
     RunFailed,
     adapted,
+    broken,
     collective_problems,
     evaluation_problems,
     excerpt_problems,
@@ -216,14 +217,6 @@ def test_combination(combo: Combo, rank_server) -> None:
 
 
 # -- self-tests: a copy of the script broken one way, and the check that sees it ------
-def broken(tmp: Path, old: str, new: str) -> Path:
-    source = SCRIPT.read_text("utf-8")
-    assert source.count(old) == 1, old
-    path = tmp / "train.py"
-    path.write_text(source.replace(old, new), "utf-8")
-    return path
-
-
 SCHEDULER_LINE = "            scheduler.step()  # once per optimizer step that happened\n"
 
 
@@ -676,8 +669,7 @@ def cnn_script(tmp: Path, old: str | None = None, new: str = "") -> Path:
     self-test, one more change); the rest of the file byte for byte the script."""
     source = adapted(CNN)
     if old is not None:
-        assert source.count(old) == 1, old
-        source = source.replace(old, new)
+        return broken(tmp, old, new, source=source)
     path = tmp / "train.py"
     path.write_text(source, "utf-8")
     return path

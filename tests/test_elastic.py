@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sitelib.check.complete import SCRIPT, RunFailed
+from sitelib.check.complete import SCRIPT, RunFailed, broken
 from sitelib.check.elastic import Launched, launch, ranks_stdout
 
 ARGV = ["--steps", "20", "--warmup", "4", "--log-every", "10", "--dropout", "0.1"]
@@ -41,14 +41,6 @@ ENV = {"TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1"}
 def unbroken(nproc: int = 2) -> Launched:
     """The run nothing interrupts, for the others to end as."""
     return launch(ARGV, nproc=nproc, cwd=Path(tempfile.mkdtemp(prefix="unbroken-")), env=ENV)
-
-
-def copy(tmp: Path, old: str, new: str) -> Path:
-    source = SCRIPT.read_text("utf-8")
-    assert source.count(old) == 1, old
-    path = tmp / "broken.py"
-    path.write_text(source.replace(old, new), "utf-8")
-    return path
 
 
 def ends_unbroken(run: Launched, what: str, nproc: int = 2) -> list[str]:
@@ -78,7 +70,7 @@ def test_a_killed_rank_restarts_and_ends_as_the_unbroken_run(tmp_path: Path) -> 
 
 
 def test_selftest_a_restart_that_loses_the_datas_position(tmp_path: Path) -> None:
-    script = copy(
+    script = broken(
         tmp_path,
         '        step, (epoch, start) = ckpt["step"], ckpt["data"]\n',
         '        step = ckpt["step"]\n',
@@ -101,7 +93,7 @@ def test_a_kill_in_a_save_restarts_from_the_last_complete_checkpoint(
 def test_selftest_a_resume_from_a_half_checkpoint(tmp_path: Path, full: bool) -> None:
     """A copy that takes any step folder for a checkpoint resumes from the half one:
     loading it fails, and the restarted run with it."""
-    script = copy(
+    script = broken(
         tmp_path,
         '    return os.path.isfile(os.path.join(path, ".metadata"))\n',
         "    return os.path.isdir(path)\n",
@@ -124,7 +116,7 @@ def test_selftest_a_run_that_leaves_a_process_behind(tmp_path: Path) -> None:
     run fails, naming it, and the process is killed."""
     line = "    step, epoch, start, best = 0, 0, 0, math.inf\n"
     started = "    __import__('subprocess').Popen(['sleep', '300'])\n"
-    script = copy(tmp_path, line, line + started)
+    script = broken(tmp_path, line, line + started)
     argv = ["--steps", "2", "--warmup", "1", "--log-every", "1"]
     with pytest.raises(
         RunFailed, match=r"left 1 process\(es\) behind \(killed\):\n    \d+: sleep 300"

@@ -124,6 +124,16 @@ def adapted(section: Path, script: Path = SCRIPT) -> str:
     return source[:start] + section.read_text("utf-8") + source[end:]
 
 
+def broken(tmp: Path, old: str, new: str, source: str | None = None) -> Path:
+    """``tmp/train.py``: the script (or ``source``) with ``old``, which must occur in
+    it once, replaced by ``new``: a self-test's broken copy."""
+    source = SCRIPT.read_text("utf-8") if source is None else source
+    assert source.count(old) == 1, old
+    path = tmp / "train.py"
+    path.write_text(source.replace(old, new), "utf-8")
+    return path
+
+
 SECTION_OPENS = "# ---- Your model and data"
 STEP_OPENS = "# ---- The training step"
 
